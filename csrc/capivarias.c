@@ -1,0 +1,509 @@
+/* capivarias.c - Capivárias rules (RULES.md part 2, docs/engine-notes.md). */
+#include "capivarias.h"
+#include "rng.h"
+#include <string.h>
+#include <stdio.h>
+
+#define BIT(c) (1u << (c))
+
+static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
+static inline int ctz32(uint32_t x) { return __builtin_ctz(x); }
+
+int cv_rules_init(cv_rules *r, const cv_card_def *defs, int n) {
+    memset(r, 0, sizeof *r);
+    if (n < 1 || n > CV_MAX_CARDS) return -1;
+    r->ncards = n;
+    r->num_actions = 4 * n * (n + 1);
+    for (int h = 0; h < CV_NUM_HERDS; ++h) r->capitico_of[h] = CV_NONE;
+    for (int c = 0; c < n; ++c) {
+        cv_card_def d = defs[c];
+        d.name[CV_NAME_LEN - 1] = 0;
+        r->card[c] = d;
+        if (d.kind > CV_KIND_CAPISSOR) return -1;
+        r->all_mask |= BIT(c);
+        if (!d.expansion) r->base_mask |= BIT(c);
+        switch (d.kind) {
+        case CV_KIND_HERD:
+            if (d.herd >= CV_HERD_CAPIOLIN) return -1;
+            r->herd_mask[d.herd] |= BIT(c);
+            r->capybara_mask |= BIT(c);
+            break;
+        case CV_KIND_CAPIOLIN:
+            r->card[c].herd = CV_HERD_CAPIOLIN;
+            r->herd_mask[CV_HERD_CAPIOLIN] |= BIT(c);
+            r->capybara_mask |= BIT(c);
+            r->capiolin_mask |= BIT(c);
+            break;
+        case CV_KIND_CAPITICO:
+            if (d.herd >= CV_HERD_CAPIOLIN || r->capitico_of[d.herd] != CV_NONE) return -1;
+            r->capitico_of[d.herd] = (uint8_t)c;
+            r->capitico_mask |= BIT(c);
+            break;
+        default:
+            r->card[c].herd = CV_NONE;
+            break;
+        }
+    }
+    return 0;
+}
+
+uint32_t cv_game_mask(const cv_rules *r, const cv_state *s) {
+    return s->expansion ? r->all_mask : r->base_mask;
+}
+
+int cv_encode(const cv_rules *r, int card, int seg, int target) {
+    return ((card * 4) + seg) * (r->ncards + 1) + target;
+}
+
+int cv_decode(const cv_rules *r, int action, int *card, int *seg, int *target) {
+    if (action < 0 || action >= r->num_actions) return -1;
+    int C1 = r->ncards + 1;
+    *target = action % C1;
+    int cs = action / C1;
+    *seg = cs % 4;
+    *card = cs / 4;
+    return 0;
+}
+
+/* R20: shuffle every card of the game; 3 river cards, 4 available, rest pile. */
+static void setup_round(const cv_rules *r, cv_state *s) {
+    uint8_t cards[CV_MAX_CARDS];
+    int n = 0;
+    uint32_t m = cv_game_mask(r, s);
+    while (m) { cards[n++] = (uint8_t)ctz32(m); m &= m - 1; }
+    rng_shuffle_u8(&s->rng, cards, n);
+    memset(s->side, 0, sizeof s->side);
+    s->discard = 0;
+    for (int i = 0; i < CV_SEGMENTS; ++i) { s->river[i] = cards[i]; s->capionca[i] = CV_NONE; }
+    s->n_avail = 0;
+    for (int i = 3; i < 7 && i < n; ++i) s->avail[s->n_avail++] = cards[i];
+    s->pile_top = 0;
+    s->n_pile = 0;
+    for (int i = 7; i < n; ++i) s->pile[s->n_pile++] = cards[i];
+}
+
+void cv_new_game(const cv_rules *r, cv_state *s, uint64_t seed, int expansion, int first_player) {
+    memset(s, 0, sizeof *s);
+    s->rng = seed;
+    s->expansion = (uint8_t)(expansion ? 1 : 0);
+    s->round = 1;
+    s->to_move = (uint8_t)(first_player & 1);
+    s->last_taker = CV_NONE;
+    s->winner = CV_NONE;
+    setup_round(r, s);
+}
+
+/* ---- river queries ---------------------------------------------------- */
+
+static inline uint32_t seg_cards(const cv_state *s, int i) { return s->side[i][0] | s->side[i][1]; }
+
+static inline uint32_t river_cards(const cv_state *s) {
+    uint32_t m = 0;
+    for (int i = 0; i < CV_SEGMENTS; ++i) m |= seg_cards(s, i);
+    return m;
+}
+
+/* Find the segment and side of a card lying in the river; returns 0 or -1. */
+static int locate(const cv_state *s, int c, int *seg, int *side) {
+    for (int i = 0; i < CV_SEGMENTS; ++i)
+        for (int k = 0; k < 2; ++k)
+            if (s->side[i][k] & BIT(c)) { *seg = i; *side = k; return 0; }
+    return -1;
+}
+
+/* Mask of capybara c plus its capitico if it guards one (R22). */
+static inline uint32_t with_capitico(const cv_rules *r, const cv_state *s, int c, int i, int k) {
+    int h = r->card[c].herd;
+    if (h < CV_HERD_CAPIOLIN) {
+        int K = r->capitico_of[h];
+        if (K != CV_NONE && (s->side[i][k] & BIT(K))) return BIT(c) | BIT(K);
+    }
+    return BIT(c);
+}
+
+static inline int is_guardian(const cv_rules *r, const cv_state *s, int c, int i, int k) {
+    return with_capitico(r, s, c, i, k) != BIT(c);
+}
+
+/* R25: does a beat b (same herd)? The lower number loses, but 1 beats 5. */
+static inline int beats(const cv_rules *r, int a, int b) {
+    int na = r->card[a].number, nb = r->card[b].number;
+    if (na == 1 && nb == 5) return 1;
+    if (na == 5 && nb == 1) return 0;
+    return na > nb;
+}
+
+static void enter(const cv_rules *r, cv_state *s, int c, uint32_t m, int i, int k);
+
+/* Push capybara c lying in segment i; m = exactly the cards that move with it
+ * (c, plus the capitico it guards or takes along under R25). R26: a
+ * non-capiolin leaving a segment where a capiolin stands on its side
+ * switches side. */
+static void push(const cv_rules *r, cv_state *s, int c, uint32_t m, int i) {
+    int k = (s->side[i][0] & BIT(c)) ? 0 : 1;
+    s->side[i][k] &= ~m;
+    if (!(r->capiolin_mask & BIT(c)) && (s->side[i][k] & r->capiolin_mask)) k ^= 1; /* R26 */
+    enter(r, s, c, m, i + 1, k);
+}
+
+/* Capybara c (m = c plus its capitico, if any) enters segment i on side k.
+ * R25: compared with the other capybara of its herd there. Guardianship is
+ * read before c is placed, while each segment side holds at most one
+ * capybara of the herd. */
+static void enter(const cv_rules *r, cv_state *s, int c, uint32_t m, int i, int k) {
+    if (i >= CV_SEGMENTS) { s->discard |= m; return; }          /* off the end */
+    uint32_t same = seg_cards(s, i) & r->herd_mask[r->card[c].herd];
+    if (!same) { s->side[i][k] |= m; return; }
+    int b = ctz32(same);
+    int kb = (s->side[i][0] & BIT(b)) ? 0 : 1;
+    uint32_t mb = with_capitico(r, s, b, i, kb);
+    s->side[i][k] |= m;
+    int c_wins = beats(r, c, b);
+    int loser = c_wins ? b : c, winner = c_wins ? c : b;
+    uint32_t ml = c_wins ? mb : m, mw = c_wins ? m : mb;
+    if (ml == BIT(loser)) {
+        push(r, s, loser, ml, i);
+    } else {
+        /* R25: the guardian stays; the winner is pushed and takes the capitico. */
+        uint32_t K = ml & ~BIT(loser);
+        int kl = (s->side[i][0] & BIT(loser)) ? 0 : 1;
+        s->side[i][kl] &= ~K;
+        push(r, s, winner, mw | K, i);
+    }
+}
+
+/* ---- legal actions ----------------------------------------------------- */
+
+/* Actions of one available card, appended in ascending order. */
+static int card_actions(const cv_rules *r, const cv_state *s, int c, int *buf) {
+    const int C = r->ncards;
+    int n = 0, me = s->to_move;
+    const cv_card_def *d = &r->card[c];
+    switch (d->kind) {
+    case CV_KIND_HERD:
+        buf[n++] = cv_encode(r, c, 0, C);
+        break;
+    case CV_KIND_CAPIOLIN:
+        for (int i = 0; i < CV_SEGMENTS; ++i)
+            if (!s->side[i][me]) { buf[n++] = cv_encode(r, c, i, C); break; }
+        break;
+    case CV_KIND_PUSH:
+    case CV_KIND_SWITCH_ONE:
+    case CV_KIND_SWITCH_ALL:
+        for (int i = 0; i < CV_SEGMENTS; ++i) {
+            if (s->capionca[i] != CV_NONE) continue;
+            if (d->kind == CV_KIND_SWITCH_ALL) { buf[n++] = cv_encode(r, c, i, C); continue; }
+            uint32_t t = seg_cards(s, i) & r->capybara_mask;  /* R21 */
+            if (d->kind == CV_KIND_PUSH) {                     /* R27 */
+                uint32_t u = t;
+                while (u) {
+                    int x = ctz32(u); u &= u - 1;
+                    int k = (s->side[i][0] & BIT(x)) ? 0 : 1;
+                    if (is_guardian(r, s, x, i, k)) t &= ~BIT(x);
+                }
+            }
+            if (!t) buf[n++] = cv_encode(r, c, i, C);
+            while (t) { buf[n++] = cv_encode(r, c, i, ctz32(t)); t &= t - 1; }
+        }
+        break;
+    case CV_KIND_CAPITICO: {                                   /* R22 */
+        uint32_t t = river_cards(s) & r->herd_mask[d->herd];
+        while (t) { buf[n++] = cv_encode(r, c, 3, ctz32(t)); t &= t - 1; }
+        break;
+    }
+    case CV_KIND_CAPISSOR: {                                   /* R23 */
+        uint32_t t = river_cards(s) & r->capitico_mask;
+        while (t) { buf[n++] = cv_encode(r, c, 3, ctz32(t)); t &= t - 1; }
+        break;
+    }
+    }
+    if (n == 0) buf[n++] = cv_encode(r, c, 3, C);            /* R24 */
+    return n;
+}
+
+static inline uint32_t avail_mask(const cv_state *s) {
+    uint32_t m = 0;
+    for (int i = 0; i < s->n_avail; ++i) m |= BIT(s->avail[i]);
+    return m;
+}
+
+int cv_legal_actions(const cv_rules *r, const cv_state *s, int *buf) {
+    if (cv_is_terminal(s)) return 0;
+    int n = 0;
+    uint32_t m = avail_mask(s);      /* ascending card index = ascending ids */
+    while (m) { n += card_actions(r, s, ctz32(m), buf + n); m &= m - 1; }
+    return n;
+}
+
+/* ---- apply --------------------------------------------------------------- */
+
+void cv_scores(const cv_rules *r, const cv_state *s, int out[2]) {
+    for (int k = 0; k < 2; ++k) {
+        int total = 0;
+        for (int i = 0; i < CV_SEGMENTS; ++i) {
+            uint32_t m = s->side[i][k] & r->capybara_mask;
+            int mod = r->card[s->river[i]].modifier;
+            while (m) {                                        /* R28 */
+                int c = ctz32(m); m &= m - 1;
+                total += r->card[c].number + mod + (is_guardian(r, s, c, i, k) ? 1 : 0);
+            }
+        }
+        out[k] = total;
+    }
+}
+
+void cv_returns(const cv_state *s, double out[2]) {
+    out[0] = out[1] = 0.0;
+    if (cv_is_terminal(s) && s->winner != CV_NONE) {
+        out[s->winner] = 1.0;
+        out[1 - s->winner] = -1.0;
+    }
+}
+
+/* R28-R30: score the round, then end the game or set up the next round. */
+static void end_round(const cv_rules *r, cv_state *s, int mover) {
+    int sc[2];
+    cv_scores(r, s, sc);
+    int sudden = s->wins[0] >= 2 && s->wins[1] >= 2;
+    int round_winner = sc[0] > sc[1] ? 0 : sc[1] > sc[0] ? 1 : -1;
+    if (round_winner < 0) { s->wins[0]++; s->wins[1]++; }
+    else s->wins[round_winner]++;
+    int game_winner = -1;
+    if (sudden) { if (round_winner >= 0) game_winner = round_winner; }         /* R29 */
+    else if ((s->wins[0] >= 2) != (s->wins[1] >= 2)) game_winner = s->wins[0] >= 2 ? 0 : 1;
+    if (game_winner >= 0 || s->round >= CV_MAX_ROUNDS) {                      /* R30 */
+        s->to_move = CV_NONE;
+        s->winner = game_winner >= 0 ? (uint8_t)game_winner : CV_NONE;
+        return;
+    }
+    s->round++;
+    s->last_taker = (uint8_t)mover;
+    s->to_move = (uint8_t)mover;
+    setup_round(r, s);
+}
+
+void cv_apply(const cv_rules *r, cv_state *s, int action) {
+    int c, seg, t;
+    cv_decode(r, action, &c, &seg, &t);
+    const int C = r->ncards, me = s->to_move;
+    /* take the card out of the available row, keeping the order */
+    int j = 0;
+    for (int i = 0; i < s->n_avail; ++i) if (s->avail[i] != c) s->avail[j++] = s->avail[i];
+    s->n_avail = (uint8_t)j;
+
+    const cv_card_def *d = &r->card[c];
+    if (seg == 3 && t == C) {                                  /* R24 discard */
+        s->discard |= BIT(c);
+    } else switch (d->kind) {
+    case CV_KIND_HERD:
+        enter(r, s, c, BIT(c), 0, me);
+        break;
+    case CV_KIND_CAPIOLIN:
+        enter(r, s, c, BIT(c), seg, me);
+        break;
+    case CV_KIND_PUSH:                                         /* R21, R27 */
+        s->capionca[seg] = (uint8_t)c;
+        if (t != C) push(r, s, t, BIT(t), seg);   /* never a guardian (R27) */
+        break;
+    case CV_KIND_SWITCH_ONE:
+        s->capionca[seg] = (uint8_t)c;
+        if (t != C) {
+            int k = (s->side[seg][0] & BIT(t)) ? 0 : 1;
+            uint32_t m = with_capitico(r, s, t, seg, k);
+            s->side[seg][k] &= ~m;
+            s->side[seg][k ^ 1] |= m;
+        }
+        break;
+    case CV_KIND_SWITCH_ALL: {
+        s->capionca[seg] = (uint8_t)c;
+        uint32_t a = s->side[seg][0];
+        s->side[seg][0] = s->side[seg][1];
+        s->side[seg][1] = a;
+        break;
+    }
+    case CV_KIND_CAPITICO: {                                   /* R22 */
+        int i, k;
+        locate(s, t, &i, &k);
+        s->side[i][k] &= ~BIT(t);
+        s->side[i][me] |= BIT(t) | BIT(c);
+        break;
+    }
+    case CV_KIND_CAPISSOR: {                                   /* R23 */
+        int i, k;
+        locate(s, t, &i, &k);
+        s->discard |= BIT(c);
+        if (i != 0) {
+            uint32_t g = s->side[i][k] & r->herd_mask[r->card[t].herd];
+            int gc = ctz32(g);
+            uint32_t m = BIT(gc) | BIT(t);
+            s->side[i][k] &= ~m;
+            enter(r, s, gc, m, 0, k);
+        }
+        break;
+    }
+    }
+
+    if (s->n_avail == 1)
+        while (s->n_avail < 4 && s->pile_top < s->n_pile) s->avail[s->n_avail++] = s->pile[s->pile_top++];
+    if (s->n_avail == 1 && s->pile_top == s->n_pile) end_round(r, s, me);
+    else s->to_move = (uint8_t)(me ^ 1);
+}
+
+int cv_apply_checked(const cv_rules *r, cv_state *s, int action) {
+    int buf[CV_MAX_ACTIONS];
+    int n = cv_legal_actions(r, s, buf);
+    for (int i = 0; i < n; ++i)
+        if (buf[i] == action) { cv_apply(r, s, action); return 0; }
+    return -1;
+}
+
+/* ---- notation ------------------------------------------------------------ */
+
+int cv_action_to_string(const cv_rules *r, int action, char *buf, size_t n) {
+    int c, seg, t;
+    if (cv_decode(r, action, &c, &seg, &t) < 0 || c >= r->ncards) return -1;
+    const int C = r->ncards;
+    const cv_card_def *d = &r->card[c];
+    const char *tn = t < C ? r->card[t].name : "";
+    switch (d->kind) {
+    case CV_KIND_HERD:
+    case CV_KIND_CAPIOLIN:
+        if (seg == 3 && t == C) return snprintf(buf, n, "discard %s", d->name);
+        return snprintf(buf, n, "%s", d->name);
+    case CV_KIND_PUSH:
+    case CV_KIND_SWITCH_ONE:
+    case CV_KIND_SWITCH_ALL:
+        if (seg == 3) return snprintf(buf, n, "discard %s", d->name);
+        if (t == C) return snprintf(buf, n, "%s@%d", d->name, seg);
+        return snprintf(buf, n, "%s@%d/%s", d->name, seg, tn);
+    default:
+        if (t == C) return snprintf(buf, n, "discard %s", d->name);
+        return snprintf(buf, n, "%s/%s", d->name, tn);
+    }
+}
+
+/* ---- hidden information ---------------------------------------------------- */
+
+void cv_determinize(const cv_rules *r, const cv_state *s, int player, uint64_t seed, cv_state *out) {
+    (void)player;  /* both players see the same things in Capivárias (R20) */
+    if (out != s) *out = *s;
+    if (cv_is_terminal(s)) return;
+    uint64_t g = seed;
+    /* the unseen cards: the three river cards and the whole pile */
+    uint8_t pool[CV_MAX_CARDS];
+    int np = 0;
+    for (int i = 0; i < CV_SEGMENTS; ++i) pool[np++] = s->river[i];
+    for (int i = s->pile_top; i < s->n_pile; ++i) pool[np++] = s->pile[i];
+    /* positions whose modifier is public: river 0..2, then the pile top */
+    int fixed = CV_SEGMENTS + (s->pile_top < s->n_pile ? 1 : 0);
+    uint8_t drawn[CV_MAX_CARDS];
+    for (int p = 0; p < fixed; ++p) {
+        int want = p < CV_SEGMENTS ? r->card[s->river[p]].modifier : r->card[s->pile[s->pile_top]].modifier;
+        int cnt = 0;
+        for (int i = p; i < np; ++i) cnt += r->card[pool[i]].modifier == want;
+        int pick = (int)rng_below(&g, (uint32_t)cnt);
+        for (int i = p; i < np; ++i) {
+            if (r->card[pool[i]].modifier != want) continue;
+            if (pick-- == 0) { uint8_t tmp = pool[p]; pool[p] = pool[i]; pool[i] = tmp; break; }
+        }
+        drawn[p] = pool[p];
+    }
+    rng_shuffle_u8(&g, pool + fixed, np - fixed);
+    for (int i = 0; i < CV_SEGMENTS; ++i) out->river[i] = drawn[i];
+    int j = s->pile_top;
+    if (fixed > CV_SEGMENTS) out->pile[j++] = drawn[CV_SEGMENTS];
+    for (int i = fixed; i < np; ++i) out->pile[j++] = pool[i];
+    out->rng = rng_draw(&g);  /* future reshuffles are unknown too */
+}
+
+/* ---- playouts, perft ------------------------------------------------------- */
+
+int cv_playout(const cv_rules *r, cv_state *s, uint64_t *rng) {
+    int buf[CV_MAX_ACTIONS], steps = 0;
+    while (!cv_is_terminal(s)) {
+        int n = cv_legal_actions(r, s, buf);
+        cv_apply(r, s, buf[rng_below(rng, (uint32_t)n)]);
+        ++steps;
+    }
+    return steps;
+}
+
+void cv_random_playouts(const cv_rules *r, uint64_t n, uint64_t seed, int expansion, cv_playout_stats *out) {
+    memset(out, 0, sizeof *out);
+    uint64_t g = seed;
+    for (uint64_t i = 0; i < n; ++i) {
+        cv_state s;
+        cv_new_game(r, &s, rng_draw(&g), expansion, 0);
+        out->actions += (uint64_t)cv_playout(r, &s, &g);
+        out->games++;
+        out->rounds += s.round;
+        if (s.winner == CV_NONE) out->draws++;
+        else out->wins[s.winner]++;
+    }
+}
+
+uint64_t cv_perft(const cv_rules *r, const cv_state *s, int depth) {
+    if (depth == 0) return 1;
+    int buf[CV_MAX_ACTIONS];
+    int n = cv_legal_actions(r, s, buf);
+    if (depth == 1) return (uint64_t)n;
+    uint64_t total = 0;
+    for (int i = 0; i < n; ++i) {
+        cv_state c = *s;
+        cv_apply(r, &c, buf[i]);
+        total += cv_perft(r, &c, depth - 1);
+    }
+    return total;
+}
+
+/* ---- consistency ----------------------------------------------------------- */
+
+#define FAIL(...) do { snprintf(msg, n, __VA_ARGS__); return -1; } while (0)
+
+int cv_check(const cv_rules *r, const cv_state *s, char *msg, size_t n) {
+    uint32_t game = cv_game_mask(r, s), seen = 0;
+#define PLACE(c, where) do { \
+        if ((c) >= r->ncards || !(game & BIT(c))) FAIL("card %d in %s is not in this game", (int)(c), where); \
+        if (seen & BIT(c)) FAIL("card %s is in two places", r->card[c].name); \
+        seen |= BIT(c); } while (0)
+    for (int i = 0; i < CV_SEGMENTS; ++i) {
+        PLACE(s->river[i], "river");
+        if (s->capionca[i] != CV_NONE) {
+            PLACE(s->capionca[i], "capionca");
+            int k = r->card[s->capionca[i]].kind;
+            if (k != CV_KIND_PUSH && k != CV_KIND_SWITCH_ONE && k != CV_KIND_SWITCH_ALL)
+                FAIL("segment %d: %s is not a capionça", i, r->card[s->capionca[i]].name);
+        }
+        if (s->side[i][0] & s->side[i][1]) FAIL("segment %d: a card lies on both sides", i);
+        for (int k = 0; k < 2; ++k) {
+            uint32_t m = s->side[i][k];
+            if (m & ~game) FAIL("segment %d: a side holds a card not in this game", i);
+            if (m & ~(r->capybara_mask | r->capitico_mask)) FAIL("segment %d: a side holds a card that cannot lie there", i);
+            if (m & seen) FAIL("segment %d: a card is in two places", i);
+            seen |= m;
+            uint32_t kk = m & r->capitico_mask;
+            while (kk) {
+                int K = ctz32(kk); kk &= kk - 1;
+                if (!(m & r->herd_mask[r->card[K].herd])) FAIL("segment %d: capitico %s has no guardian on its side", i, r->card[K].name);
+            }
+        }
+        for (int h = 0; h < CV_NUM_HERDS; ++h)
+            if (popcount32(seg_cards(s, i) & r->herd_mask[h]) > 1) FAIL("segment %d holds two capybaras of one herd", i);
+    }
+    if (s->n_avail > 4) FAIL("more than 4 available cards");
+    for (int i = 0; i < s->n_avail; ++i) PLACE(s->avail[i], "available");
+    if (s->pile_top > s->n_pile || s->n_pile > CV_MAX_CARDS) FAIL("bad pile");
+    for (int i = s->pile_top; i < s->n_pile; ++i) PLACE(s->pile[i], "pile");
+    if (s->discard & seen) FAIL("a discarded card is in two places");
+    if (s->discard & ~game) FAIL("a discarded card is not in this game");
+    seen |= s->discard;
+    if (seen != game) FAIL("%d cards of the game are missing", popcount32(game & ~seen));
+    if (s->round < 1 || s->round > CV_MAX_ROUNDS) FAIL("round %d is not in 1..9", s->round);
+    if (!cv_is_terminal(s)) {
+        if (s->to_move > 1) FAIL("to_move must be 0, 1 or null");
+        if (s->winner != CV_NONE) FAIL("a winner is set but the game is not over");
+        if (s->n_avail < 2) FAIL("an unfinished round needs 2 to 4 available cards");
+    }
+    return 0;
+#undef PLACE
+}

@@ -1,0 +1,138 @@
+/* capivarias.h - Capivárias rules engine (RULES.md part 2).
+ *
+ * The card table is data (cv_rules, filled from the shipped CSV at start-up);
+ * the state (cv_state) is a flat POD struct: clone is one memcpy. Every river
+ * side is a 32-bit mask of card indices. All functions that take a state and
+ * the rules are pure C, allocate nothing and are thread-safe on distinct
+ * states (the rules are read only after cv_rules_init).
+ *
+ * Action ids (RULES 2.7): id = ((card*4) + seg) * (C+1) + target, where C is
+ * the number of cards in the table, seg 3 = none and target C = none.
+ */
+#ifndef TABULEIRO_CAPIVARIAS_H
+#define TABULEIRO_CAPIVARIAS_H
+#include <stdint.h>
+#include <stddef.h>
+
+#define CV_MAX_CARDS 32
+#define CV_NONE 0xFF
+#define CV_SEGMENTS 3
+#define CV_MAX_ROUNDS 9                      /* R30 */
+#define CV_MAX_ACTIONS 64                    /* more than any position needs */
+#define CV_NAME_LEN 8
+
+typedef enum {
+    CV_KIND_HERD = 0,        /* capicria, capiôx, capitchê */
+    CV_KIND_CAPIOLIN,        /* V: a herd of its own */
+    CV_KIND_PUSH,            /* capionça: push */
+    CV_KIND_SWITCH_ONE,      /* capionça: switch one */
+    CV_KIND_SWITCH_ALL,      /* capionça: switch all */
+    CV_KIND_CAPITICO,        /* K */
+    CV_KIND_CAPISSOR         /* S */
+} cv_kind;
+
+#define CV_HERD_CAPIOLIN 3   /* herd index of the capiolins; 0..2 are C, X, T */
+#define CV_NUM_HERDS 4
+
+typedef struct {
+    char name[CV_NAME_LEN];
+    uint8_t kind;            /* cv_kind */
+    uint8_t herd;            /* 0..3 or CV_NONE */
+    int8_t number;           /* capybara number, 0 otherwise */
+    int8_t modifier;         /* river_modifier */
+    uint8_t expansion;       /* 1 = expansion card */
+} cv_card_def;
+
+typedef struct {
+    int ncards;                         /* C */
+    int num_actions;                    /* 4*C*(C+1) */
+    cv_card_def card[CV_MAX_CARDS];
+    uint32_t herd_mask[CV_NUM_HERDS];   /* capybaras of each herd */
+    uint32_t capybara_mask;             /* herd cards and capiolins */
+    uint32_t capiolin_mask;
+    uint32_t capitico_mask;
+    uint32_t base_mask, all_mask;       /* cards in play without / with expansion */
+    uint8_t capitico_of[CV_NUM_HERDS];  /* capitico card of herd h, or CV_NONE */
+} cv_rules;
+
+typedef struct {
+    uint64_t rng;                      /* generator state = JSON "seed" */
+    uint32_t side[CV_SEGMENTS][2];     /* cards lying on each side (capybaras, capiticos) */
+    uint32_t discard;                  /* public discard pile */
+    uint8_t river[CV_SEGMENTS];        /* river card of each segment */
+    uint8_t capionca[CV_SEGMENTS];     /* capionça under each segment or CV_NONE */
+    uint8_t avail[4];                  /* available row, left to right */
+    uint8_t n_avail;
+    uint8_t pile_top;                  /* pile = pile[pile_top .. n_pile) , top first */
+    uint8_t n_pile;
+    uint8_t round;                     /* 1..9 */
+    uint8_t wins[2];                   /* round wins */
+    uint8_t to_move;                   /* 0/1, CV_NONE when over */
+    uint8_t last_taker;                /* CV_NONE in round 1 */
+    uint8_t winner;                    /* 0/1, CV_NONE (none yet / R30 draw) */
+    uint8_t expansion;
+    uint8_t pile[CV_MAX_CARDS];
+} cv_state;
+
+typedef struct {
+    uint64_t games, wins[2], draws, actions, rounds, discards_r24;
+} cv_playout_stats;
+
+/* Error codes of cv_rules_init and cv_check. */
+#define CV_OK 0
+
+/* Fill r from n card definitions (only name, kind, herd, number, modifier,
+ * expansion are read). Returns 0, or -1 if the table cannot be used
+ * (n > 32, 4C(C+1) overflow, two capiticos of one herd, bad herd). */
+int cv_rules_init(cv_rules *r, const cv_card_def *defs, int n);
+
+/* Set up a new game: round 1, player first_player to move, shuffled from seed. */
+void cv_new_game(const cv_rules *r, cv_state *s, uint64_t seed, int expansion, int first_player);
+
+/* Mask of the cards in play in s (base deck or with the expansion). */
+uint32_t cv_game_mask(const cv_rules *r, const cv_state *s);
+
+static inline int cv_is_terminal(const cv_state *s) { return s->to_move == CV_NONE; }
+
+/* Write the sorted legal action ids to buf (CV_MAX_ACTIONS long); return count.
+ * Terminal states have none. */
+int cv_legal_actions(const cv_rules *r, const cv_state *s, int *buf);
+
+/* Apply a legal action (not checked: use cv_apply_checked from untrusted input). */
+void cv_apply(const cv_rules *r, cv_state *s, int action);
+
+/* Apply action if legal and return 0; else return -1 and leave s unchanged. */
+int cv_apply_checked(const cv_rules *r, cv_state *s, int action);
+
+/* Round score of each player as the river stands now (R28). */
+void cv_scores(const cv_rules *r, const cv_state *s, int out[2]);
+
+/* Returns: +1/-1 for winner/loser once over, 0/0 otherwise and on a draw. */
+void cv_returns(const cv_state *s, double out[2]);
+
+/* Decode an action id; returns 0 or -1 if out of range. */
+int cv_decode(const cv_rules *r, int action, int *card, int *seg, int *target);
+int cv_encode(const cv_rules *r, int card, int seg, int target);
+
+/* Notation of an action in state s (RULES 2.7) into buf; returns length or -1. */
+int cv_action_to_string(const cv_rules *r, int action, char *buf, size_t n);
+
+/* Sample a state consistent with what `player` sees (R20): the river cards and
+ * the pile order are redrawn among the unseen cards, keeping each river
+ * card's modifier and the pile top's modifier. out may equal s. */
+void cv_determinize(const cv_rules *r, const cv_state *s, int player, uint64_t seed, cv_state *out);
+
+/* Play n uniformly random games from new games (seeds drawn from seed) in C. */
+void cv_random_playouts(const cv_rules *r, uint64_t n, uint64_t seed, int expansion, cv_playout_stats *out);
+
+/* Play random actions from s until the game ends (choices from *rng). Returns actions played. */
+int cv_playout(const cv_rules *r, cv_state *s, uint64_t *rng);
+
+/* Nodes depth actions deep (terminal before depth counts 0). */
+uint64_t cv_perft(const cv_rules *r, const cv_state *s, int depth);
+
+/* Check a state's internal consistency; returns 0 or writes a message and
+ * returns -1. Mirrors what from_dict enforces; used as a last guard. */
+int cv_check(const cv_rules *r, const cv_state *s, char *msg, size_t n);
+
+#endif
