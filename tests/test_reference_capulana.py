@@ -160,7 +160,8 @@ def test_figure_vi_scores_19():
 
 
 def test_sets_need_an_exact_symbol_and_ignore_raw():
-    assert ref.score_strips(["*T", "*T", "Y*"]) == 3  # only the T pattern set
+    assert ref.score_strips(["*T", "*T", "*T"]) == 3  # T set; no colour set
+    assert ref.score_strips(["*T", "*T", "Y*"]) == 6  # T set and Y set
     assert ref.score_strips(["YD", "--", "YD", "YD"]) == 0
     assert ref.score_strips(["YD", "YD"]) == 0
 
@@ -170,7 +171,8 @@ def test_objectives():
     assert ref.visible_strips(row) == (["YD", "YD", "GD", "GD", "YD", "YD", "YZ"], 4)
     assert ref.objective_met("long-pattern", row, 0)  # D x6
     assert not ref.objective_met("long-color", row, 0)
-    assert ref.objective_met("perfect-match", ["I1 n+", "F26 n<2"], 0)  # YD YD GD RD
+    # RL RL YL YL *L RL RZ: yellow 2..4 lies inside leaves 0..5
+    assert ref.objective_met("perfect-match", ["I5 n+", "F53 n+"], 0)
     assert not ref.objective_met("perfect-match", row, 0)  # yellow sets are 2 long
     assert ref.objective_met("saver", row, 4) and not ref.objective_met("saver", row, 3)
     assert ref.objective_met("two-wilds", ["I1 n+", "F38 n+", "F45 n<1"], 0)
