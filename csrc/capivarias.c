@@ -44,6 +44,10 @@ int cv_rules_init(cv_rules *r, const cv_card_def *defs, int n) {
             break;
         }
     }
+    for (int a = 0; a < r->num_actions; ++a) {   /* divisions once, not per apply */
+        int t = a % (n + 1), seg = a / (n + 1) % 4, card = a / (n + 1) / 4;
+        r->decode[a] = (uint16_t)(card | seg << 5 | t << 7);
+    }
     return 0;
 }
 
@@ -57,11 +61,10 @@ int cv_encode(const cv_rules *r, int card, int seg, int target) {
 
 int cv_decode(const cv_rules *r, int action, int *card, int *seg, int *target) {
     if (action < 0 || action >= r->num_actions) return -1;
-    int C1 = r->ncards + 1;
-    *target = action % C1;
-    int cs = action / C1;
-    *seg = cs % 4;
-    *card = cs / 4;
+    unsigned d = r->decode[action];
+    *card = (int)(d & 31);
+    *seg = (int)(d >> 5 & 3);
+    *target = (int)(d >> 7);
     return 0;
 }
 
@@ -174,51 +177,16 @@ static void enter(const cv_rules *r, cv_state *s, int c, uint32_t m, int i, int 
 
 /* ---- legal actions ----------------------------------------------------- */
 
-/* Actions of one available card, appended in ascending order. */
-static int card_actions(const cv_rules *r, const cv_state *s, int c, int *buf) {
-    const int C = r->ncards;
-    int n = 0, me = s->to_move;
-    const cv_card_def *d = &r->card[c];
-    switch (d->kind) {
-    case CV_KIND_HERD:
-        buf[n++] = cv_encode(r, c, 0, C);
-        break;
-    case CV_KIND_CAPIOLIN:
+/* Guardians in the river: the capybara sharing a side with its capitico. */
+static inline uint32_t guardian_mask(const cv_rules *r, const cv_state *s, uint32_t in_river) {
+    uint32_t g = 0, kk = in_river & r->capitico_mask;
+    while (kk) {
+        int K = ctz32(kk); kk &= kk - 1;
         for (int i = 0; i < CV_SEGMENTS; ++i)
-            if (!s->side[i][me]) { buf[n++] = cv_encode(r, c, i, C); break; }
-        break;
-    case CV_KIND_PUSH:
-    case CV_KIND_SWITCH_ONE:
-    case CV_KIND_SWITCH_ALL:
-        for (int i = 0; i < CV_SEGMENTS; ++i) {
-            if (s->capionca[i] != CV_NONE) continue;
-            if (d->kind == CV_KIND_SWITCH_ALL) { buf[n++] = cv_encode(r, c, i, C); continue; }
-            uint32_t t = seg_cards(s, i) & r->capybara_mask;  /* R21 */
-            if (d->kind == CV_KIND_PUSH) {                     /* R27 */
-                uint32_t u = t;
-                while (u) {
-                    int x = ctz32(u); u &= u - 1;
-                    int k = (s->side[i][0] & BIT(x)) ? 0 : 1;
-                    if (is_guardian(r, s, x, i, k)) t &= ~BIT(x);
-                }
-            }
-            if (!t) buf[n++] = cv_encode(r, c, i, C);
-            while (t) { buf[n++] = cv_encode(r, c, i, ctz32(t)); t &= t - 1; }
-        }
-        break;
-    case CV_KIND_CAPITICO: {                                   /* R22 */
-        uint32_t t = river_cards(s) & r->herd_mask[d->herd];
-        while (t) { buf[n++] = cv_encode(r, c, 3, ctz32(t)); t &= t - 1; }
-        break;
+            for (int k = 0; k < 2; ++k)
+                if (s->side[i][k] & BIT(K)) g |= s->side[i][k] & r->herd_mask[r->card[K].herd];
     }
-    case CV_KIND_CAPISSOR: {                                   /* R23 */
-        uint32_t t = river_cards(s) & r->capitico_mask;
-        while (t) { buf[n++] = cv_encode(r, c, 3, ctz32(t)); t &= t - 1; }
-        break;
-    }
-    }
-    if (n == 0) buf[n++] = cv_encode(r, c, 3, C);            /* R24 */
-    return n;
+    return g;
 }
 
 static inline uint32_t avail_mask(const cv_state *s) {
@@ -229,9 +197,53 @@ static inline uint32_t avail_mask(const cv_state *s) {
 
 int cv_legal_actions(const cv_rules *r, const cv_state *s, int *buf) {
     if (cv_is_terminal(s)) return 0;
+    const int C = r->ncards, C1 = C + 1, me = s->to_move;
+    uint32_t seg[CV_SEGMENTS], in_river = 0;
+    for (int i = 0; i < CV_SEGMENTS; ++i) { seg[i] = s->side[i][0] | s->side[i][1]; in_river |= seg[i]; }
+    uint32_t guards = (in_river & r->capitico_mask) ? guardian_mask(r, s, in_river) : 0;
     int n = 0;
     uint32_t m = avail_mask(s);      /* ascending card index = ascending ids */
-    while (m) { n += card_actions(r, s, ctz32(m), buf + n); m &= m - 1; }
+    while (m) {
+        int c = ctz32(m); m &= m - 1;
+        const int base = c * 4 * C1, start = n;
+        switch (r->card[c].kind) {
+        case CV_KIND_HERD:
+            buf[n++] = base + C;
+            break;
+        case CV_KIND_CAPIOLIN:
+            for (int i = 0; i < CV_SEGMENTS; ++i)
+                if (!s->side[i][me]) { buf[n++] = base + i * C1 + C; break; }
+            break;
+        case CV_KIND_SWITCH_ALL:
+            for (int i = 0; i < CV_SEGMENTS; ++i)
+                if (s->capionca[i] == CV_NONE) buf[n++] = base + i * C1 + C;
+            break;
+        case CV_KIND_PUSH:
+        case CV_KIND_SWITCH_ONE: {
+            /* R21: capybaras of either side; R27: a push never targets a guardian */
+            uint32_t exclude = r->card[c].kind == CV_KIND_PUSH ? guards : 0;
+            for (int i = 0; i < CV_SEGMENTS; ++i) {
+                if (s->capionca[i] != CV_NONE) continue;
+                uint32_t t = seg[i] & r->capybara_mask & ~exclude;
+                int b = base + i * C1;
+                if (!t) buf[n++] = b + C;
+                while (t) { buf[n++] = b + ctz32(t); t &= t - 1; }
+            }
+            break;
+        }
+        case CV_KIND_CAPITICO: {                                   /* R22 */
+            uint32_t t = in_river & r->herd_mask[r->card[c].herd];
+            while (t) { buf[n++] = base + 3 * C1 + ctz32(t); t &= t - 1; }
+            break;
+        }
+        case CV_KIND_CAPISSOR: {                                   /* R23 */
+            uint32_t t = in_river & r->capitico_mask;
+            while (t) { buf[n++] = base + 3 * C1 + ctz32(t); t &= t - 1; }
+            break;
+        }
+        }
+        if (n == start) buf[n++] = base + 3 * C1 + C;               /* R24 */
+    }
     return n;
 }
 
@@ -288,8 +300,9 @@ void cv_apply(const cv_rules *r, cv_state *s, int action) {
     const int C = r->ncards, me = s->to_move;
     /* take the card out of the available row, keeping the order */
     int j = 0;
-    for (int i = 0; i < s->n_avail; ++i) if (s->avail[i] != c) s->avail[j++] = s->avail[i];
-    s->n_avail = (uint8_t)j;
+    while (j < s->n_avail && s->avail[j] != c) ++j;
+    for (; j + 1 < s->n_avail; ++j) s->avail[j] = s->avail[j + 1];
+    s->n_avail--;
 
     const cv_card_def *d = &r->card[c];
     if (seg == 3 && t == C) {                                  /* R24 discard */
@@ -422,7 +435,7 @@ int cv_playout(const cv_rules *r, cv_state *s, uint64_t *rng) {
     int buf[CV_MAX_ACTIONS], steps = 0;
     while (!cv_is_terminal(s)) {
         int n = cv_legal_actions(r, s, buf);
-        cv_apply(r, s, buf[rng_below(rng, (uint32_t)n)]);
+        cv_apply(r, s, buf[rng_pick(rng, (uint32_t)n)]);
         ++steps;
     }
     return steps;

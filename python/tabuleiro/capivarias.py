@@ -210,7 +210,7 @@ class Move:
                 m = cls(a)
                 if m.card.index == card and not m.is_discard:
                     return m
-            raise IllegalMoveError(f"illegal move {text!r}: the capiolin cannot be placed in {state.to_json()}")
+            raise IllegalMoveError(f"illegal move {text!r}: {name} cannot be played now in {state.to_json()}")
         return cls(_encode(card, 0, _C))
 
 
