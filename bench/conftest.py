@@ -1,0 +1,43 @@
+"""Print rates and ratios of the benchmarks of one run.
+
+Each benchmark stores ``extra_info["units"]`` (work done per round, e.g. games)
+and ``extra_info["unit"]``; this hook divides by the mean round time and
+prints, after pytest-benchmark's own table, units per second and the ratios
+named in ``RATIOS`` (numerator, denominator) when both ran in this run.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+RATIOS = [
+    ("capivarias_c_random_games", "capivarias_reference_random_games", 200),
+    ("capivarias_c_random_games_expansion", "capivarias_reference_random_games_expansion", 200),
+    ("capulana_c_random_games_4p", "capulana_reference_random_games_4p", 100),
+    ("capulana_c_weaving_options", "capulana_reference_weaving_options", None),
+]
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):  # type: ignore[no-untyped-def]
+    bs = getattr(config, "_benchmarksession", None)
+    if bs is None or not bs.benchmarks:
+        return
+    rates = {}
+    tr = terminalreporter
+    tr.section("rates (units per second, from the mean round time)")
+    for b in bs.benchmarks:
+        info = b.extra_info
+        if "units" not in info or not b.stats:
+            continue
+        key = info.get("key", b.name)
+        rate = info["units"] / b.stats.mean
+        rates[key] = rate
+        tr.write_line(f"{key:<48} {rate:>14,.0f} {info.get('unit', 'ops')}/s")
+    for num, den, target in RATIOS:
+        if num in rates and den in rates:
+            r = rates[num] / rates[den]
+            verdict = "" if target is None else (f"  (target >= {target}: {'met' if r >= target else 'NOT met'})")
+            tr.write_line(f"ratio {num} / {den} = {r:,.0f}x{verdict}")
