@@ -273,7 +273,8 @@ void cv_returns(const cv_state *s, double out[2]) {
 }
 
 /* R28-R30: score the round, then end the game or set up the next round. */
-static void end_round(const cv_rules *r, cv_state *s, int mover) {
+static void end_round(const cv_rules *r, cv_state *s, int mover, cv_state *snapshot) {
+    if (snapshot) *snapshot = *s;
     int sc[2];
     cv_scores(r, s, sc);
     int sudden = s->wins[0] >= 2 && s->wins[1] >= 2;
@@ -294,7 +295,7 @@ static void end_round(const cv_rules *r, cv_state *s, int mover) {
     setup_round(r, s);
 }
 
-void cv_apply(const cv_rules *r, cv_state *s, int action) {
+static void apply_impl(const cv_rules *r, cv_state *s, int action, cv_state *snapshot) {
     int c, seg, t;
     cv_decode(r, action, &c, &seg, &t);
     const int C = r->ncards, me = s->to_move;
@@ -358,8 +359,15 @@ void cv_apply(const cv_rules *r, cv_state *s, int action) {
 
     if (s->n_avail == 1)
         while (s->n_avail < 4 && s->pile_top < s->n_pile) s->avail[s->n_avail++] = s->pile[s->pile_top++];
-    if (s->n_avail == 1 && s->pile_top == s->n_pile) end_round(r, s, me);
+    if (s->n_avail == 1 && s->pile_top == s->n_pile) end_round(r, s, me, snapshot);
     else s->to_move = (uint8_t)(me ^ 1);
+}
+
+void cv_apply(const cv_rules *r, cv_state *s, int action) { apply_impl(r, s, action, NULL); }
+
+int cv_apply_round_end(const cv_rules *r, cv_state *s, int action, cv_state *river) {
+    apply_impl(r, s, action, river);
+    return river->round != 0;
 }
 
 int cv_apply_checked(const cv_rules *r, cv_state *s, int action) {
@@ -402,11 +410,17 @@ void cv_determinize(const cv_rules *r, const cv_state *s, int player, uint64_t s
     if (out != s) *out = *s;
     if (cv_is_terminal(s)) return;
     uint64_t g = seed;
-    /* the unseen cards: the three river cards and the whole pile */
+    /* the unseen cards (the three river cards and the whole pile), in card
+     * order: the result depends only on what the player sees and the seed */
+    uint32_t seen = s->discard;
+    for (int i = 0; i < CV_SEGMENTS; ++i) {
+        seen |= s->side[i][0] | s->side[i][1];
+        if (s->capionca[i] != CV_NONE) seen |= BIT(s->capionca[i]);
+    }
+    for (int i = 0; i < s->n_avail; ++i) seen |= BIT(s->avail[i]);
     uint8_t pool[CV_MAX_CARDS];
     int np = 0;
-    for (int i = 0; i < CV_SEGMENTS; ++i) pool[np++] = s->river[i];
-    for (int i = s->pile_top; i < s->n_pile; ++i) pool[np++] = s->pile[i];
+    for (uint32_t m = cv_game_mask(r, s) & ~seen; m; m &= m - 1) pool[np++] = (uint8_t)ctz32(m);
     /* positions whose modifier is public: river 0..2, then the pile top */
     int fixed = CV_SEGMENTS + (s->pile_top < s->n_pile ? 1 : 0);
     uint8_t drawn[CV_MAX_CARDS];
@@ -427,6 +441,30 @@ void cv_determinize(const cv_rules *r, const cv_state *s, int player, uint64_t s
     if (fixed > CV_SEGMENTS) out->pile[j++] = drawn[CV_SEGMENTS];
     for (int i = fixed; i < np; ++i) out->pile[j++] = pool[i];
     out->rng = rng_draw(&g);  /* future reshuffles are unknown too */
+}
+
+static inline uint64_t mix64(uint64_t h, uint64_t x) {
+    h ^= x + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    h *= 0xBF58476D1CE4E5B9ULL;
+    return h ^ (h >> 31);
+}
+
+uint64_t cv_infostate_key(const cv_rules *r, const cv_state *s, int player) {
+    /* R20: everything but the river cards' identities and the pile below its top */
+    uint64_t h = mix64(0x6361706976617269ULL, (uint64_t)player);
+    for (int i = 0; i < CV_SEGMENTS; ++i) {
+        h = mix64(h, s->side[i][0] | (uint64_t)s->side[i][1] << 32);
+        h = mix64(h, (uint64_t)(uint8_t)r->card[s->river[i]].modifier << 8 | s->capionca[i]);
+    }
+    uint64_t av = s->n_avail;
+    for (int i = 0; i < s->n_avail; ++i) av = av << 8 | s->avail[i];
+    int np = s->n_pile - s->pile_top;
+    uint64_t top = np ? (uint8_t)r->card[s->pile[s->pile_top]].modifier : 0xFF;
+    h = mix64(h, av);
+    h = mix64(h, s->discard | (uint64_t)np << 32 | top << 40);
+    h = mix64(h, (uint64_t)s->round | (uint64_t)s->wins[0] << 8 | (uint64_t)s->wins[1] << 16 |
+                 (uint64_t)s->to_move << 24 | (uint64_t)s->last_taker << 32 | (uint64_t)s->expansion << 40);
+    return h;
 }
 
 /* ---- playouts, perft ------------------------------------------------------- */

@@ -102,6 +102,11 @@ int cv_legal_actions(const cv_rules *r, const cv_state *s, int *buf);
 /* Apply a legal action (not checked: use cv_apply_checked from untrusted input). */
 void cv_apply(const cv_rules *r, cv_state *s, int action);
 
+/* Apply a legal action; if it ends a round, copy the state as it stood when
+ * the round was scored (before the reshuffle) into *river, which the caller
+ * zeroes first, and return 1; else return 0. */
+int cv_apply_round_end(const cv_rules *r, cv_state *s, int action, cv_state *river);
+
 /* Apply action if legal and return 0; else return -1 and leave s unchanged. */
 int cv_apply_checked(const cv_rules *r, cv_state *s, int action);
 
@@ -122,6 +127,9 @@ int cv_action_to_string(const cv_rules *r, int action, char *buf, size_t n);
  * the pile order are redrawn among the unseen cards, keeping each river
  * card's modifier and the pile top's modifier. out may equal s. */
 void cv_determinize(const cv_rules *r, const cv_state *s, int player, uint64_t seed, cv_state *out);
+
+/* A 64-bit hash of everything `player` sees (the view): equal views, equal keys. */
+uint64_t cv_infostate_key(const cv_rules *r, const cv_state *s, int player);
 
 /* Play n uniformly random games from new games (seeds drawn from seed) in C. */
 void cv_random_playouts(const cv_rules *r, uint64_t n, uint64_t seed, int expansion, cv_playout_stats *out);

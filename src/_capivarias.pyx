@@ -98,6 +98,18 @@ cdef class CoreState:
         """Apply action if legal; return False (state untouched) if not."""
         return cv_apply_checked(&RULES, &self.s, action) == 0
 
+    def _apply_round_end(self, int action):
+        """Apply a legal action (checked); if it ended a round, return the state
+        as it stood when that round was scored, else None."""
+        cdef int buf[64]
+        cdef int n = cv_legal_actions(&RULES, &self.s, buf)
+        if action not in [buf[i] for i in range(n)]:
+            raise ValueError(f"illegal action id {action}")
+        cdef CoreState river = type(self).__new__(type(self))
+        if cv_apply_round_end(&RULES, &self.s, action, &river.s):
+            return river
+        return None
+
     def clone(self):
         """An independent copy."""
         cdef CoreState c = type(self).__new__(type(self))

@@ -61,6 +61,7 @@ cdef extern from "capivarias.h" nogil:
     int cv_is_terminal(const cv_state *s)
     int cv_legal_actions(const cv_rules *r, const cv_state *s, int *buf)
     void cv_apply(const cv_rules *r, cv_state *s, int action)
+    int cv_apply_round_end(const cv_rules *r, cv_state *s, int action, cv_state *river)
     int cv_apply_checked(const cv_rules *r, cv_state *s, int action)
     void cv_scores(const cv_rules *r, const cv_state *s, int out[2])
     void cv_returns(const cv_state *s, double out[2])

@@ -344,14 +344,14 @@ class State(_capivarias.CoreState):
             f"round wins {d['round_wins'][0]}-{d['round_wins'][1]}",
         ]
         w = 26
-        lines.append(f"{'':>14}  {'player 0 side':<{w}} {'player 1 side':<{w}}")
+        lines.append(f"{'':>18}  {'player 0 side':<{w}} {'player 1 side':<{w}}")
         for i, seg in enumerate(d["segments"]):
             river = _BY_NAME[seg["river"]]
             cap = f" [{seg['capionca']}]" if seg["capionca"] else ""
             head = f"seg {i} ({river.modifier:+d}){cap}"
             sides = [" ".join(_side_text(x) for x in side) or "·" for side in _guarded(seg["sides"])]
-            lines.append(f"{head:>14}  {sides[0]:<{w}} {sides[1]:<{w}}")
-        lines.append(f"{'score':>14}  {sc[0]:<{w}} {sc[1]:<{w}}")
+            lines.append(f"{head:>18}  {sides[0]:<{w}} {sides[1]:<{w}}")
+        lines.append(f"{'score':>18}  {sc[0]:<{w}} {sc[1]:<{w}}")
         lines.append(f"available: {' '.join(d['available']) or '-'}   pile: {len(d['pile'])}   discard: {' '.join(d['discard']) or '-'}")
         if self.is_terminal:
             lines.append("game over: " + ("draw (R30)" if d["winner"] is None else f"player {d['winner']} wins"))

@@ -1,0 +1,60 @@
+"""The ``tabuleiro`` command.
+
+    tabuleiro demo [--game capivarias] [--seed N] [--expansion] [--quiet]
+
+plays a seeded game between two uniformly random players and prints the
+river at the end of every round and the result. More subcommands (terminal
+play, arenas, the JSON-lines engine protocol) are planned.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from typing import Optional, Sequence
+
+
+def _demo_capivarias(seed: int, expansion: bool, quiet: bool) -> int:
+    from . import capivarias
+
+    state = capivarias.new_game(seed=seed, expansion=expansion)
+    choose = random.Random(seed)
+    rnd = 1
+    moves = 0
+    while not state.is_terminal:
+        mover = state.current_player
+        move = choose.choice(state.legal_moves())
+        river = state._apply_round_end(move.action)
+        moves += 1
+        if not quiet:
+            print(f"player {mover}: {move}")
+        if river is not None:
+            print(f"\n--- end of round {rnd}: the river as scored ---")
+            print(river)
+            print(f"round wins now {state.to_dict()['round_wins']}\n")
+            rnd += 1
+    d = state.to_dict()
+    result = "a draw (R30)" if d["winner"] is None else f"player {d['winner']} wins"
+    print(f"{moves} moves, {d['round']} rounds: {result}; returns {state.returns()}")
+    return 0
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="tabuleiro", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    demo = sub.add_parser("demo", help="play a seeded game between random players and print it")
+    demo.add_argument("--game", choices=["capivarias"], default="capivarias")
+    demo.add_argument("--seed", type=int, default=7, help="seed of the game and of the players (default 7)")
+    demo.add_argument("--expansion", action="store_true", help="Capivárias: play with the expansion cards")
+    demo.add_argument("--quiet", action="store_true", help="print only the rivers and the result")
+    args = parser.parse_args(argv)
+    if not 0 <= args.seed < 2**64:
+        parser.error("--seed must be in [0, 2**64)")
+    if args.command == "demo":
+        return _demo_capivarias(args.seed, args.expansion, args.quiet)
+    return 2  # pragma: no cover
+
+
+if __name__ == "__main__":
+    sys.exit(main())
