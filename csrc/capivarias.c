@@ -336,14 +336,14 @@ static void apply_impl(const cv_rules *r, cv_state *s, int action, cv_state *sna
         break;
     }
     case CV_KIND_CAPITICO: {                                   /* R22 */
-        int i, k;
+        int i = 0, k = 0;
         locate(s, t, &i, &k);
         s->side[i][k] &= ~BIT(t);
         s->side[i][me] |= BIT(t) | BIT(c);
         break;
     }
     case CV_KIND_CAPISSOR: {                                   /* R23 */
-        int i, k;
+        int i = 0, k = 0;
         locate(s, t, &i, &k);
         s->discard |= BIT(c);
         if (i != 0) {

@@ -7,11 +7,13 @@ around loops that run whole games.
 """
 from libc.stdint cimport uint64_t, uint32_t, uint8_t
 from libc.string cimport memset
+from libc.stdlib cimport malloc, free
 from capivarias_c cimport *
 
 cdef cv_rules RULES
 cdef bint READY = False
 cdef list NAMES = []
+cdef sr_game GAME
 
 
 def set_cards(rows):
@@ -41,6 +43,7 @@ def set_cards(rows):
     if cv_rules_init(&RULES, defs, len(rows)) != 0:
         raise ValueError("the card table is not usable by the engine")
     NAMES = [r[0] for r in rows]
+    cv_search_game(&RULES, &GAME)
     READY = True
 
 
@@ -144,6 +147,12 @@ cdef class CoreState:
             n = cv_perft(&RULES, &self.s, depth)
         return n
 
+    def infostate_key(self, int player):
+        """64-bit hash of everything `player` sees (equal views, equal keys)."""
+        if not 0 <= player <= 1:
+            raise ValueError(f"player must be 0 or 1, not {player}")
+        return cv_infostate_key(&RULES, &self.s, player)
+
     def _determinize(self, int player, uint64_t seed):
         cdef CoreState c = type(self).__new__(type(self))
         cv_determinize(&RULES, &self.s, player, seed, &c.s)
@@ -234,3 +243,43 @@ def random_playouts(uint64_t n, uint64_t seed, bint expansion=False):
         cv_random_playouts(&RULES, n, seed, expansion, &st)
     return {"games": st.games, "wins": [st.wins[0], st.wins[1]], "draws": st.draws,
             "actions": st.actions, "rounds": st.rounds}
+
+
+def search(CoreState state, int kind, uint64_t seed, long iterations, double time_limit, double c,
+           int rollout, int threads, long max_nodes):
+    """Run a search (kind 0 flatmc, 1 mcts, 2 ismcts) from `state` with the GIL
+    released. Returns (best action, [(action, visits, mean)], iterations, nodes, pool_full)."""
+    _need_rules()
+    cdef sr_params p
+    p.kind = kind
+    p.seed = seed
+    p.iterations = iterations
+    p.time_limit = time_limit
+    p.c = c
+    p.rollout = rollout
+    p.threads = threads
+    p.max_nodes = max_nodes
+    cdef sr_result *res = <sr_result *> malloc(sizeof(sr_result))
+    if res == NULL:
+        raise MemoryError()
+    cdef int rc
+    cdef cv_state root = state.s
+    try:
+        with nogil:
+            rc = sr_search(&GAME, &root, &p, res)
+        if rc != 0:
+            raise ValueError("search failed: the game is over, the budget is empty or memory ran out")
+        stats = [(res.stats[i].action, res.stats[i].visits, res.stats[i].mean) for i in range(res.n)]
+        return res.best, stats, res.iterations, res.nodes, bool(res.pool_full)
+    finally:
+        free(res)
+
+
+def greedy_action(CoreState state, uint64_t seed):
+    """The greedy player's action (best immediate score difference)."""
+    cdef int buf[64]
+    cdef uint64_t g = seed
+    cdef int n = cv_legal_actions(&RULES, &state.s, buf)
+    if n == 0:
+        raise ValueError("the game is over")
+    return buf[cv_greedy_index(&RULES, &state.s, buf, n, &g)]

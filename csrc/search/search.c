@@ -1,0 +1,324 @@
+/* search.c - FlatMC, determinized UCT and ISMCTS over the sr_game contract. */
+#include "search.h"
+#include "../rng.h"
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define NONE (-1)
+#define MAX_DEPTH 1024
+
+typedef struct {
+    int first_edge;            /* linked list of edges */
+    int player;                /* player acting here */
+    uint64_t key;              /* ISMCTS: information-state key */
+} node_t;
+
+typedef struct {
+    int action;
+    int next;                  /* next edge of the same node */
+    int child;                 /* MCTS: child node, NONE until reached */
+    uint32_t visits;
+    uint32_t avail;            /* times it was legal when its node was visited */
+    double reward;             /* total return of the node's player */
+} edge_t;
+
+typedef struct {
+    const sr_game *g;
+    const sr_params *p;
+    const uint8_t *root;
+    int root_player;
+    uint64_t rng;
+    long iterations_budget;
+    double deadline;
+    /* pools */
+    node_t *nodes; long n_nodes, cap_nodes;
+    edge_t *edges; long n_edges, cap_edges;
+    int *table; long table_mask;    /* ISMCTS: node index by key, open addressing */
+    int pool_full;
+    long iterations_done;
+    /* FlatMC root statistics */
+    double flat_reward[SR_MAX_LEGAL];
+    long flat_visits[SR_MAX_LEGAL];
+    int root_legal[SR_MAX_LEGAL];
+    int n_root;
+    /* bitmaps scratch (num_actions bits) */
+    uint64_t *legal_bits;
+    uint64_t *edge_bits;
+} tree_t;
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void sr_playout(const sr_game *g, void *state, int heuristic, uint64_t *rng) {
+    int buf[SR_MAX_LEGAL];
+    while (g->current_player(g->rules, state) != SR_TERMINAL) {
+        int n = g->legal_actions(g->rules, state, buf);
+        int i = heuristic && g->heuristic_action ? g->heuristic_action(g->rules, state, buf, n, rng)
+                                                 : (int)rng_pick(rng, (uint32_t)n);
+        g->apply(g->rules, state, buf[i]);
+    }
+}
+
+/* ---- pools ---------------------------------------------------------------- */
+
+static int new_node(tree_t *t, int player, uint64_t key) {
+    if (t->n_nodes >= t->cap_nodes) { t->pool_full = 1; return NONE; }
+    node_t *n = &t->nodes[t->n_nodes];
+    n->first_edge = NONE;
+    n->player = player;
+    n->key = key;
+    return (int)t->n_nodes++;
+}
+
+static int new_edge(tree_t *t, int node, int action) {
+    if (t->n_edges >= t->cap_edges) { t->pool_full = 1; return NONE; }
+    edge_t *e = &t->edges[t->n_edges];
+    e->action = action;
+    e->child = NONE;
+    e->visits = 0;
+    e->avail = 0;
+    e->reward = 0.0;
+    e->next = t->nodes[node].first_edge;
+    t->nodes[node].first_edge = (int)t->n_edges;
+    return (int)t->n_edges++;
+}
+
+static inline uint64_t key_hash(int player, uint64_t key) {
+    uint64_t h = key ^ ((uint64_t)(player + 1) * 0x9E3779B97F4A7C15ULL);
+    h ^= h >> 29; h *= 0xBF58476D1CE4E5B9ULL; h ^= h >> 32;
+    return h;
+}
+
+/* ISMCTS: find (player, key); create it when `create` (NONE if absent/full). */
+static int lookup(tree_t *t, int player, uint64_t key, int create) {
+    uint64_t i = key_hash(player, key) & (uint64_t)t->table_mask;
+    for (;;) {
+        int n = t->table[i];
+        if (n == NONE) break;
+        if (t->nodes[n].key == key && t->nodes[n].player == player) return n;
+        i = (i + 1) & (uint64_t)t->table_mask;
+    }
+    if (!create) return NONE;
+    int n = new_node(t, player, key);
+    if (n != NONE) t->table[i] = n;
+    return n;
+}
+
+/* ---- one iteration of MCTS / ISMCTS ------------------------------------------- */
+
+static void iterate_tree(tree_t *t, int ismcts) {
+    const sr_game *g = t->g;
+    const int np = g->num_players(g->rules, t->root);
+    uint8_t state[SR_MAX_STATE];
+    int legal[SR_MAX_LEGAL];
+    int path_node[MAX_DEPTH], path_edge[MAX_DEPTH], depth = 0;
+    const int words = (g->num_actions + 63) / 64;
+
+    g->determinize(g->rules, t->root, t->root_player, rng_draw(&t->rng), state);
+
+    int node;
+    if (ismcts) node = lookup(t, t->root_player, g->infostate_key(g->rules, t->root, t->root_player), 1);
+    else node = t->n_nodes ? 0 : new_node(t, t->root_player, 0);
+
+    while (node != NONE && depth < MAX_DEPTH) {
+        int player = g->current_player(g->rules, state);
+        if (player == SR_TERMINAL) break;
+        int n = g->legal_actions(g->rules, state, legal);
+        memset(t->legal_bits, 0, (size_t)words * 8);
+        memset(t->edge_bits, 0, (size_t)words * 8);
+        for (int i = 0; i < n; ++i) t->legal_bits[legal[i] >> 6] |= 1ULL << (legal[i] & 63);
+        int n_have = 0;
+        for (int e = t->nodes[node].first_edge; e != NONE; e = t->edges[e].next) {
+            int a = t->edges[e].action;
+            if (t->legal_bits[a >> 6] >> (a & 63) & 1) { t->edge_bits[a >> 6] |= 1ULL << (a & 63); ++n_have; }
+        }
+        int chosen = NONE;
+        if (n_have < n) {
+            /* expand: a random legal action without an edge */
+            int k = (int)rng_pick(&t->rng, (uint32_t)(n - n_have));
+            for (int i = 0; i < n; ++i) {
+                int a = legal[i];
+                if (t->edge_bits[a >> 6] >> (a & 63) & 1) continue;
+                if (k-- == 0) { chosen = new_edge(t, node, a); break; }
+            }
+            if (chosen != NONE) {
+                edge_t *e = &t->edges[chosen];
+                e->avail++;
+                path_node[depth] = node; path_edge[depth++] = chosen;
+                g->apply(g->rules, state, e->action);
+                if (!ismcts) {
+                    int nxt = g->current_player(g->rules, state);
+                    e->child = new_node(t, nxt == SR_TERMINAL ? 0 : nxt, 0);
+                }
+                break;   /* one new edge (and node) per iteration, then roll out */
+            }
+            if (n_have == 0) break;   /* pool full and nothing to select: roll out */
+        }
+        /* select by UCB with availability counts among the legal edges */
+        double best = -1e300;
+        for (int e = t->nodes[node].first_edge; e != NONE; e = t->edges[e].next) {
+            edge_t *ed = &t->edges[e];
+            if (!(t->edge_bits[ed->action >> 6] >> (ed->action & 63) & 1)) continue;
+            ed->avail++;
+            double v = ed->visits ? ed->reward / ed->visits + t->p->c * sqrt(log((double)ed->avail) / ed->visits)
+                                  : 1e300;
+            if (v > best) { best = v; chosen = e; }
+        }
+        path_node[depth] = node; path_edge[depth++] = chosen;
+        g->apply(g->rules, state, t->edges[chosen].action);
+        if (ismcts) {
+            int nxt = g->current_player(g->rules, state);
+            /* an information set reached for the first time becomes a node now */
+            node = nxt == SR_TERMINAL ? NONE : lookup(t, nxt, g->infostate_key(g->rules, state, nxt), 1);
+        } else {
+            node = t->edges[chosen].child;
+        }
+    }
+    sr_playout(g, state, t->p->rollout == SR_ROLLOUT_HEURISTIC, &t->rng);
+    double ret[SR_MAX_PLAYERS];
+    g->returns(g->rules, state, ret);
+    (void)np;
+    for (int i = 0; i < depth; ++i) {          /* max^n: each node's player's return */
+        edge_t *e = &t->edges[path_edge[i]];
+        e->visits++;
+        e->reward += ret[t->nodes[path_node[i]].player];
+    }
+}
+
+static void iterate_flat(tree_t *t) {
+    const sr_game *g = t->g;
+    uint8_t state[SR_MAX_STATE];
+    double ret[SR_MAX_PLAYERS];
+    int i = (int)(t->iterations_done % t->n_root);
+    g->determinize(g->rules, t->root, t->root_player, rng_draw(&t->rng), state);
+    g->apply(g->rules, state, t->root_legal[i]);
+    sr_playout(g, state, t->p->rollout == SR_ROLLOUT_HEURISTIC, &t->rng);
+    g->returns(g->rules, state, ret);
+    t->flat_visits[i]++;
+    t->flat_reward[i] += ret[t->root_player];
+}
+
+/* ---- driver ------------------------------------------------------------------ */
+
+static void *run_tree(void *arg) {
+    tree_t *t = (tree_t *)arg;
+    const int kind = t->p->kind;
+    for (long it = 0;; ++it) {
+        if (t->iterations_budget > 0 && it >= t->iterations_budget) break;
+        if (t->deadline > 0 && (it & 15) == 0 && it > 0 && now_seconds() >= t->deadline) break;
+        if (kind == SR_FLATMC) iterate_flat(t);
+        else iterate_tree(t, kind == SR_ISMCTS);
+        t->iterations_done = it + 1;
+    }
+    return NULL;
+}
+
+static int tree_init(tree_t *t, const sr_game *g, const sr_params *p, const void *root, long budget, uint64_t seed) {
+    memset(t, 0, sizeof *t);
+    t->g = g; t->p = p; t->root = (const uint8_t *)root;
+    t->root_player = g->current_player(g->rules, root);
+    t->rng = seed;
+    t->iterations_budget = budget;
+    t->n_root = g->legal_actions(g->rules, root, t->root_legal);
+    long cap = p->max_nodes > 0 ? p->max_nodes : 1L << 20;
+    if (budget > 0 && budget + 2 < cap) cap = budget + 2;
+    if (p->kind == SR_FLATMC) cap = 1;
+    t->cap_nodes = cap;
+    t->cap_edges = cap;
+    t->nodes = malloc(sizeof(node_t) * (size_t)cap);
+    t->edges = malloc(sizeof(edge_t) * (size_t)cap);
+    long ts = 16;
+    while (ts < 2 * cap) ts <<= 1;
+    t->table_mask = ts - 1;
+    t->table = p->kind == SR_ISMCTS ? malloc(sizeof(int) * (size_t)ts) : NULL;
+    int words = (g->num_actions + 63) / 64;
+    t->legal_bits = malloc((size_t)words * 8);
+    t->edge_bits = malloc((size_t)words * 8);
+    if (!t->nodes || !t->edges || !t->legal_bits || !t->edge_bits || (p->kind == SR_ISMCTS && !t->table)) return -1;
+    if (t->table) memset(t->table, 0xFF, sizeof(int) * (size_t)ts);
+    return 0;
+}
+
+static void tree_free(tree_t *t) {
+    free(t->nodes); free(t->edges); free(t->table); free(t->legal_bits); free(t->edge_bits);
+}
+
+/* Root statistics of one tree into per-root-action arrays (aligned with root_legal). */
+static void root_stats(tree_t *t, long *visits, double *reward) {
+    if (t->p->kind == SR_FLATMC) {
+        for (int i = 0; i < t->n_root; ++i) { visits[i] += t->flat_visits[i]; reward[i] += t->flat_reward[i]; }
+        return;
+    }
+    if (t->n_nodes == 0) return;
+    int root = 0;   /* the root is the first node of both tree kinds */
+    for (int e = t->nodes[root].first_edge; e != NONE; e = t->edges[e].next) {
+        for (int i = 0; i < t->n_root; ++i)
+            if (t->root_legal[i] == t->edges[e].action) { visits[i] += t->edges[e].visits; reward[i] += t->edges[e].reward; break; }
+    }
+}
+
+int sr_search(const sr_game *g, const void *root, const sr_params *p, sr_result *out) {
+    memset(out, 0, sizeof *out);
+    out->best = NONE;
+    if (g->current_player(g->rules, root) == SR_TERMINAL) return -1;
+    if (g->state_size > SR_MAX_STATE || p->threads < 1 || p->threads > 64) return -1;
+    if (p->iterations <= 0 && p->time_limit <= 0) return -1;
+    int threads = p->threads;
+    tree_t *trees = calloc((size_t)threads, sizeof(tree_t));
+    if (!trees) return -1;
+    double deadline = p->time_limit > 0 ? now_seconds() + p->time_limit : 0;
+    int rc = 0;
+    for (int k = 0; k < threads; ++k) {
+        long budget = p->iterations > 0 ? p->iterations / threads + (k < p->iterations % threads) : 0;
+        uint64_t s = p->seed ^ (0xD1B54A32D192ED03ULL * (uint64_t)(k + 1));
+        if (tree_init(&trees[k], g, p, root, budget, s) != 0) rc = -1;
+        trees[k].deadline = deadline;
+    }
+    if (rc == 0) {
+        int n_root = trees[0].n_root;
+        if (n_root == 1 && p->kind != SR_FLATMC) {
+            /* a single legal action: nothing to search (OpenSpiel does the same) */
+        } else if (threads == 1) {
+            run_tree(&trees[0]);
+        } else {
+            pthread_t tid[64];
+            int started[64] = {0};
+            for (int k = 1; k < threads; ++k) started[k] = pthread_create(&tid[k], NULL, run_tree, &trees[k]) == 0;
+            run_tree(&trees[0]);
+            for (int k = 1; k < threads; ++k) {
+                if (started[k]) pthread_join(tid[k], NULL);
+                else run_tree(&trees[k]);
+            }
+        }
+        long visits[SR_MAX_LEGAL] = {0};
+        double reward[SR_MAX_LEGAL] = {0};
+        for (int k = 0; k < threads; ++k) {
+            root_stats(&trees[k], visits, reward);
+            out->iterations += trees[k].iterations_done;
+            out->nodes += trees[k].n_nodes;
+            out->pool_full |= trees[k].pool_full;
+        }
+        out->n = n_root;
+        double best_key = -1e300;
+        for (int i = 0; i < n_root; ++i) {
+            out->stats[i].action = trees[0].root_legal[i];
+            out->stats[i].visits = visits[i];
+            out->stats[i].mean = visits[i] ? reward[i] / visits[i] : 0.0;
+            /* FlatMC: best mean; trees: most visits, mean breaks ties */
+            double key = p->kind == SR_FLATMC ? out->stats[i].mean
+                                              : (double)visits[i] + 1e-6 * (out->stats[i].mean + 2.0);
+            if (visits[i] == 0) key = -1e299;
+            if (key > best_key) { best_key = key; out->best = trees[0].root_legal[i]; }
+        }
+        if (out->best == NONE) out->best = trees[0].root_legal[0];
+    }
+    for (int k = 0; k < threads; ++k) tree_free(&trees[k]);
+    free(trees);
+    return rc;
+}
