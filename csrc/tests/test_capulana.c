@@ -139,7 +139,7 @@ int main(int argc, char **argv) {
                     CHECK(j == 0 || buf[j - 1] < buf[j], "actions not sorted and unique");
                     CHECK(cp_action_to_string(&r, buf[j], text, sizeof text) > 0, "no notation");
                 }
-                if ((actions & 31) == 0) {     /* determinize: consistent, same view */
+                if ((actions & 255) == 0) {    /* determinize: consistent, same view */
                     for (int p = 0; p < players; ++p) {
                         cp_state d;
                         cp_determinize(&r, &s, p, rng_draw(&g), &d);
@@ -147,7 +147,7 @@ int main(int argc, char **argv) {
                         CHECK(cp_infostate_key(&r, &d, p) == cp_infostate_key(&r, &s, p), "determinize changed the view of %d", p);
                     }
                 }
-                if (s.phase == CP_PHASE_WEAVE && (actions & 7) == 0) {   /* weaving options replay */
+                if (s.phase == CP_PHASE_WEAVE && (actions & 1023) == 0) {   /* weaving options replay */
                     int no = cp_weaving_options(&r, &s, OPTS, 1 << 14);
                     CHECK(no > 0, "no weaving option (%d)", no);
                     for (int j = 0; j < no; ++j) {
