@@ -7,8 +7,10 @@ around loops that run whole games.
 """
 from libc.stdint cimport uint64_t, uint32_t, uint8_t
 from libc.string cimport memset
-from libc.stdlib cimport malloc, free
 from capivarias_c cimport *
+from search_c cimport *
+
+include "_search_common.pxi"
 
 cdef cv_rules RULES
 cdef bint READY = False
@@ -250,29 +252,8 @@ def search(CoreState state, int kind, uint64_t seed, long iterations, double tim
     """Run a search (kind 0 flatmc, 1 mcts, 2 ismcts) from `state` with the GIL
     released. Returns (best action, [(action, visits, mean)], iterations, nodes, pool_full)."""
     _need_rules()
-    cdef sr_params p
-    p.kind = kind
-    p.seed = seed
-    p.iterations = iterations
-    p.time_limit = time_limit
-    p.c = c
-    p.rollout = rollout
-    p.threads = threads
-    p.max_nodes = max_nodes
-    cdef sr_result *res = <sr_result *> malloc(sizeof(sr_result))
-    if res == NULL:
-        raise MemoryError()
-    cdef int rc
     cdef cv_state root = state.s
-    try:
-        with nogil:
-            rc = sr_search(&GAME, &root, &p, res)
-        if rc != 0:
-            raise ValueError("search failed: the game is over, the budget is empty or memory ran out")
-        stats = [(res.stats[i].action, res.stats[i].visits, res.stats[i].mean) for i in range(res.n)]
-        return res.best, stats, res.iterations, res.nodes, bool(res.pool_full)
-    finally:
-        free(res)
+    return run_search(&GAME, &root, kind, seed, iterations, time_limit, c, rollout, threads, max_nodes)
 
 
 def greedy_action(CoreState state, uint64_t seed):

@@ -9,6 +9,9 @@ from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t
 from libc.string cimport memset
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from capulana_c cimport *
+from search_c cimport *
+
+include "_search_common.pxi"
 
 cdef cp_rules RULES
 cdef bint READY = False
@@ -381,3 +384,33 @@ def random_playouts(uint64_t n, uint64_t seed, int players):
     return {"games": st.games, "actions": st.actions, "ties": st.ties,
             "wins": [st.wins[i] for i in range(players)],
             "score_sum": [st.score_sum[i] for i in range(players)]}
+
+
+# --- search (csrc/search) ----------------------------------------------------------
+
+def search(CoreState state, int kind, uint64_t seed, long iterations, double time_limit, double c,
+           int rollout, int threads, long max_nodes):
+    """Run a search (kind 0 flatmc, 1 mcts, 2 ismcts) from `state` with the GIL
+    released. Returns (best action, [(action, visits, mean)], iterations, nodes, pool_full)."""
+    _need_rules()
+    cdef sr_game game
+    cp_search_game(&RULES, &game)
+    cdef cp_state root = state.s
+    return run_search(&game, &root, kind, seed, iterations, time_limit, c, rollout, threads, max_nodes)
+
+
+def greedy_action(CoreState state, uint64_t seed):
+    """The greedy player's action: the first action of the best weaving_options
+    step (final score, R11); uniform in the offer phase."""
+    _need_rules()
+    cdef int buf[848]
+    cdef uint64_t g = seed
+    cdef int n = cp_legal_actions(&RULES, &state.s, buf)
+    if n == 0:
+        raise ValueError("the game is over")
+    cdef int i
+    with nogil:
+        i = cp_greedy_index(&RULES, &state.s, buf, n, &g)
+    if i < 0:
+        raise MemoryError()
+    return buf[i]

@@ -75,33 +75,3 @@ cdef extern from "capivarias.h" nogil:
     uint64_t cv_perft(const cv_rules *r, const cv_state *s, int depth)
     int cv_check(const cv_rules *r, const cv_state *s, char *msg, size_t n)
 
-cdef extern from "search/search.h" nogil:
-    enum:
-        SR_MAX_LEGAL
-    ctypedef struct sr_game:
-        pass
-    ctypedef struct sr_params:
-        int kind
-        uint64_t seed
-        long iterations
-        double time_limit
-        double c
-        int rollout
-        int threads
-        long max_nodes
-    ctypedef struct sr_root_stat:
-        int action
-        long visits
-        double mean
-    ctypedef struct sr_result:
-        int n
-        sr_root_stat stats[1024]
-        long iterations
-        long nodes
-        int pool_full
-        int best
-    int sr_search(const sr_game *g, const void *root, const sr_params *p, sr_result *out)
-
-cdef extern from "search/games.h" nogil:
-    void cv_search_game(const cv_rules *r, sr_game *g)
-    int cv_greedy_index(const cv_rules *r, const cv_state *s, const int *legal, int n, uint64_t *rng)
