@@ -612,7 +612,9 @@ def _from_dict(cls: type, d: Mapping[str, Any]) -> State:
         if c is None:
             raise _bad(f"{where}: unknown card {name!r}")
         if c.is_fabric == initial:
-            raise _bad(f"{where}: {name} is {'a fabric' if c.is_fabric else 'an initial'} card")
+            if initial:
+                raise _bad(f"{where} must start with an initial card (R1), not the fabric card {name}")
+            raise _bad(f"{where}: {name} is an initial card; it can only start a capulana (R1)")
         if name in seen:
             raise _bad(f"card {name} is in two places ({seen[name]} and {where})")
         seen[name] = where
