@@ -166,3 +166,59 @@ def test_terminal_state_has_no_move() -> None:
         s.apply(s.legal_actions()[0])
     with pytest.raises(ValueError):
         make("ismcts").choose(s)
+
+
+# --- Capulana ---------------------------------------------------------------------------
+
+def capulana_game(seats: list[agents.Agent], seed: int) -> tuple[list[float], list[int]]:
+    from tabuleiro import capulana
+    s = capulana.new_game(players=len(seats), seed=seed)
+    while not s.is_terminal:
+        s.apply(seats[s.current_player].choose(s))
+    return s.returns(), s.scores()
+
+
+def test_ismcts_finishes_first_against_two_random_capulana_players() -> None:
+    n = 30
+    first = 0.0
+    for g in range(n):
+        seat = g % 3
+        seats: list[agents.Agent] = [make("random", seed=10 * g + i) for i in range(3)]
+        seats[seat] = make("ismcts", iterations=1000, seed=g)
+        returns, _ = capulana_game(seats, 5000 + g)
+        first += returns[seat] > 0
+    assert report("ismcts(1000) first among 3 with 2 random, Capulana", first, n) >= 0.80
+
+
+def test_ismcts_outscores_greedy_capulana_players() -> None:
+    n = 30
+    mine, theirs = 0.0, 0.0
+    for g in range(n):
+        seat = g % 3
+        seats: list[agents.Agent] = [make("greedy", seed=10 * g + i) for i in range(3)]
+        seats[seat] = make("ismcts", iterations=1000, seed=g)
+        _, scores = capulana_game(seats, 6000 + g)
+        mine += scores[seat]
+        theirs += sum(scores[i] for i in range(3) if i != seat) / 2
+    print(f"mean final score, Capulana 3p: ismcts(1000) {mine / n:.1f} vs greedy seats {theirs / n:.1f}")
+    assert mine > theirs
+
+
+@pytest.mark.parametrize("name", agents.NAMES)
+def test_capulana_agent_never_reads_hidden_cards(name: str) -> None:
+    from tabuleiro import capulana
+    params: dict[str, Any] = {} if name in ("random", "greedy") else {"iterations": 300}
+    agent = make(name, seed=5, **params)
+    differing = 0
+    for seed in range(6):
+        s = capulana.new_game(players=3 + seed % 2, seed=seed)
+        r = make("random", seed=seed)
+        for _ in range(7 * seed + 5):
+            s.apply(r.choose(s))
+        p = s.current_player
+        other = s.determinize(p, 99 + seed)
+        assert other.view(p) == s.view(p)
+        differing += other.to_dict() != s.to_dict()
+        assert agent.choose(s) == agent.choose(other)
+        assert agent.analyse(s) == agent.analyse(other)
+    assert differing >= 5

@@ -13,7 +13,22 @@ static int cpg_current(const void *r, const void *s) {
 
 static int cpg_legal(const void *r, const void *s, int *buf) { return cp_legal_actions(r, s, buf); }
 static void cpg_apply(const void *r, void *s, int a) { cp_apply(r, s, a); }
-static void cpg_returns(const void *r, const void *s, double *out) { cp_returns(r, s, out); }
+/* The search's reward: half the R11 win share, half the final-score margin
+ * over the other players' mean (scaled to [0, 1]), so that searches also
+ * prefer the bigger of two wins and the smaller of two losses. */
+static void cpg_returns(const void *r, const void *s, double *out) {
+    const cp_state *st = (const cp_state *)s;
+    int sc[CP_MAX_PLAYERS], n = st->players, total = 0;
+    cp_returns(r, s, out);
+    cp_scores(r, s, sc);
+    for (int p = 0; p < n; ++p) total += sc[p];
+    for (int p = 0; p < n; ++p) {
+        double margin = sc[p] - (double)(total - sc[p]) / (n - 1);
+        double m = 0.5 + margin / 40.0;
+        m = m < 0 ? 0 : m > 1 ? 1 : m;
+        out[p] = 0.5 * out[p] + 0.5 * m;
+    }
+}
 static void cpg_determinize(const void *r, const void *s, int p, uint64_t seed, void *out) {
     cp_determinize(r, s, p, seed, out);
 }
@@ -67,6 +82,22 @@ static int cpg_heuristic(const void *rv, const void *sv, const int *legal, int n
     return best;
 }
 
+/* Prior in a weaving turn: the mover's final score (R11) after the action. */
+static int cpg_prior(const void *rv, const void *sv, const int *legal, int n, double *out) {
+    const cp_rules *r = rv;
+    const cp_state *s = sv;
+    if (s->phase != CP_PHASE_WEAVE || n < 2) return 0;
+    if (!out) return 1;
+    int me = s->to_move, sc[CP_MAX_PLAYERS];
+    for (int i = 0; i < n; ++i) {
+        cp_state c = *s;
+        cp_apply(r, &c, legal[i]);
+        cp_scores(r, &c, sc);
+        out[i] = sc[me];
+    }
+    return 1;
+}
+
 void cp_search_game(const cp_rules *r, sr_game *g) {
     g->name = "capulana";
     g->rules = r;
@@ -81,4 +112,5 @@ void cp_search_game(const cp_rules *r, sr_game *g) {
     g->infostate_key = cpg_key;
     g->heuristic_action = cpg_heuristic;
     g->greedy_action = cpg_greedy;
+    g->action_prior = cpg_prior;
 }

@@ -63,4 +63,5 @@ void cv_search_game(const cv_rules *r, sr_game *g) {
     g->infostate_key = cvg_key;
     g->heuristic_action = cvg_heuristic;
     g->greedy_action = cvg_greedy;
+    g->action_prior = NULL;
 }

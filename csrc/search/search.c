@@ -47,6 +47,7 @@ typedef struct {
     /* bitmaps scratch (num_actions bits) */
     uint64_t *legal_bits;
     uint64_t *edge_bits;
+    double prior[SR_MAX_LEGAL];
 } tree_t;
 
 static double now_seconds(void) {
@@ -134,19 +135,41 @@ static void iterate_tree(tree_t *t, int ismcts) {
         memset(t->edge_bits, 0, (size_t)words * 8);
         for (int i = 0; i < n; ++i) t->legal_bits[legal[i] >> 6] |= 1ULL << (legal[i] & 63);
         int n_have = 0;
+        long node_visits = 0;
         for (int e = t->nodes[node].first_edge; e != NONE; e = t->edges[e].next) {
             int a = t->edges[e].action;
+            node_visits += t->edges[e].visits;
             if (t->legal_bits[a >> 6] >> (a & 63) & 1) { t->edge_bits[a >> 6] |= 1ULL << (a & 63); ++n_have; }
         }
         int chosen = NONE;
-        if (n_have < n) {
-            /* expand: a random legal action without an edge */
-            int k = (int)rng_pick(&t->rng, (uint32_t)(n - n_have));
-            for (int i = 0; i < n; ++i) {
-                int a = legal[i];
-                if (t->edge_bits[a >> 6] >> (a & 63) & 1) continue;
-                if (k-- == 0) { chosen = new_edge(t, node, a); break; }
+        int have_prior = 0;
+        if (n_have < n && g->action_prior && g->action_prior(g->rules, state, legal, n, NULL)) {
+            /* progressive widening: with a prior, 1 + sqrt(visits) children */
+            if (n_have > 0 && (double)n_have >= 1.0 + sqrt((double)node_visits)) n_have = -n_have;
+            else have_prior = g->action_prior(g->rules, state, legal, n, t->prior);
+        }
+        if (n_have >= 0 && n_have < n) {
+            int pick = NONE;
+            if (have_prior) {
+                /* expand the best-rated untried action (ties at random) */
+                double best_p = -1e300;
+                int ties = 0;
+                for (int i = 0; i < n; ++i) {
+                    int a = legal[i];
+                    if (t->edge_bits[a >> 6] >> (a & 63) & 1) continue;
+                    if (t->prior[i] > best_p) { best_p = t->prior[i]; pick = a; ties = 1; }
+                    else if (t->prior[i] == best_p && rng_pick(&t->rng, (uint32_t)++ties) == 0) pick = a;
+                }
+            } else {
+                /* expand: a random legal action without an edge */
+                int k = (int)rng_pick(&t->rng, (uint32_t)(n - n_have));
+                for (int i = 0; i < n; ++i) {
+                    int a = legal[i];
+                    if (t->edge_bits[a >> 6] >> (a & 63) & 1) continue;
+                    if (k-- == 0) { pick = a; break; }
+                }
             }
+            chosen = new_edge(t, node, pick);
             if (chosen != NONE) {
                 edge_t *e = &t->edges[chosen];
                 e->avail++;
@@ -160,6 +183,7 @@ static void iterate_tree(tree_t *t, int ismcts) {
             }
             if (n_have == 0) break;   /* pool full and nothing to select: roll out */
         }
+        if (n_have < 0) n_have = -n_have;
         /* select by UCB with availability counts among the legal edges */
         double best = -1e300;
         for (int e = t->nodes[node].first_edge; e != NONE; e = t->edges[e].next) {

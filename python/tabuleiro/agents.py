@@ -28,8 +28,8 @@ ismcts     information-set MCTS, nodes keyed by (player, information state)
 =========  ==================================================================
 
 Search parameters: ``iterations`` (default 1000), ``time`` (seconds; with
-``iterations=0`` the search runs on time alone), ``c`` (UCT exploration,
-default 1.4 for Capivárias' ±1 returns), ``rollout`` (``"random"`` or
+``iterations=0`` the search runs on time alone), ``c`` (UCT exploration;
+default 1.4 for Capivárias' ±1 returns, 0.7 for Capulana's 0..1 returns), ``rollout`` (``"random"`` or
 ``"heuristic"``), ``threads`` (root parallelism, GIL released), ``seed``,
 ``max_nodes`` (node cap per thread; the tree stops growing there).
 """
@@ -134,7 +134,7 @@ class SearchAgent(Agent):
     kind: str = "ismcts"
     iterations: int = 1000
     time: Optional[float] = None
-    c: float = 1.4
+    c: Optional[float] = None
     rollout: str = "random"
     threads: int = 1
     max_nodes: int = 1 << 20
@@ -152,8 +152,8 @@ class SearchAgent(Agent):
             raise ValueError("give a budget: iterations > 0 or time=")
         if not isinstance(self.threads, int) or not 1 <= self.threads <= 64:
             raise ValueError(f"threads must be 1..64, not {self.threads!r}")
-        if not self.c >= 0:
-            raise ValueError(f"c must be >= 0, not {self.c!r}")
+        if self.c is not None and not self.c >= 0:
+            raise ValueError(f"c must be >= 0 or None (the game's default), not {self.c!r}")
         if not isinstance(self.max_nodes, int) or self.max_nodes < 16:
             raise ValueError(f"max_nodes must be an integer >= 16, not {self.max_nodes!r}")
         if not isinstance(self.seed, int) or not 0 <= self.seed < 2**64:
@@ -167,8 +167,9 @@ class SearchAgent(Agent):
         core, move_cls = _game(state)
         player, seed = _mover_seed(state, self.seed)
         world = state.determinize(player, seed)   # the search only ever sees this world's view
+        c = self.c if self.c is not None else (1.4 if core is _capivarias else 0.7)
         best, stats, _, _, _ = core.search(
-            world, _KINDS[self.kind], seed, self.iterations, self.time or 0.0, self.c,
+            world, _KINDS[self.kind], seed, self.iterations, self.time or 0.0, c,
             1 if self.rollout == "heuristic" else 0, self.threads, self.max_nodes,
         )
         return best, stats, move_cls
