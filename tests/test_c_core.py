@@ -14,18 +14,33 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(scope="module")
-def asan_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def configure(tmp_path_factory: pytest.TempPathFactory, name: str, option: str, target: str = "") -> Path:
     cmake = shutil.which("cmake")
     assert cmake, "cmake is needed to build the C core's tests (pip install '.[test]' installs it)"
-    build = tmp_path_factory.mktemp("asan")
-    args = [cmake, "-S", str(ROOT), "-B", str(build), "-DTABULEIRO_C_TESTS=ON", "-DTABULEIRO_SANITIZE=ON",
+    build = tmp_path_factory.mktemp(name)
+    args = [cmake, "-S", str(ROOT), "-B", str(build), "-DTABULEIRO_C_TESTS=ON", f"-D{option}=ON",
             "-DCMAKE_BUILD_TYPE=Debug"]
     if shutil.which("ninja"):
         args += ["-G", "Ninja"]
     subprocess.run(args, check=True, capture_output=True, text=True)
-    subprocess.run([cmake, "--build", str(build), "-j", "2"], check=True, capture_output=True, text=True)
+    cmd = [cmake, "--build", str(build), "-j", "2"] + (["--target", target] if target else [])
+    subprocess.run(cmd, check=True, capture_output=True, text=True)
     return build
+
+
+@pytest.fixture(scope="module")
+def asan_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return configure(tmp_path_factory, "asan", "TABULEIRO_SANITIZE")
+
+
+def test_search_threads_clean_under_thread_sanitizer(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """threads=2 searches run without data races (ThreadSanitizer)."""
+    build = configure(tmp_path_factory, "tsan", "TABULEIRO_SANITIZE_THREAD", "test_search")
+    res = subprocess.run([str(build / "test_search"), str(ROOT / "python/tabuleiro/data/capivarias_cards.csv"), "8"],
+                         capture_output=True, text=True, env=dict(os.environ, TSAN_OPTIONS="halt_on_error=1"))
+    out = res.stdout + res.stderr
+    assert res.returncode == 0, out
+    assert "ThreadSanitizer" not in out and "searches: 1 passed" in out, out
 
 
 def ctest_names(build: Path) -> list[str]:
@@ -38,7 +53,7 @@ def test_c_drivers_are_registered(asan_build: Path) -> None:
     assert "capivarias_random_games" in ctest_names(asan_build)
 
 
-@pytest.mark.parametrize("name", ["capivarias_random_games", "capulana_random_games"])
+@pytest.mark.parametrize("name", ["capivarias_random_games", "capulana_random_games", "search_threads"])
 def test_c_driver_clean_under_sanitizers(asan_build: Path, name: str) -> None:
     if name not in ctest_names(asan_build):
         pytest.fail(f"C test {name} is not registered in CMakeLists.txt")

@@ -70,7 +70,7 @@ static int cpg_heuristic(const void *rv, const void *sv, const int *legal, int n
     const cp_rules *r = rv;
     const cp_state *s = sv;
     if (s->phase != CP_PHASE_WEAVE || (rng_draw(rng) & 1)) return (int)rng_pick(rng, (uint32_t)n);
-    int me = s->to_move, best = 0, ties = 0, best_v = -1 << 30;
+    int me = s->to_move, best = 0, ties = 0, best_v = -(1 << 30);
     int sc[CP_MAX_PLAYERS];
     for (int i = 0; i < n; ++i) {
         cp_state c = *s;
