@@ -370,23 +370,35 @@ static inline uint64_t offer_cards(const cp_state *s, int k) {
  * by the cut condition: for every set A of players still to offer,
  * sum of their offers <= sum over slots of min(free places, A's players
  * allowed there). */
+static const uint8_t POP5[32] = {0,1,1,2,1,2,2,3,1,2,2,3,2,3,3,4,1,2,2,3,2,3,3,4,2,3,3,4,3,4,4,5};
+
 static int placeable(const cp_state *s, const uint8_t on[CP_MAX_PLAYERS], int made) {
     int n = s->players;
-    int d[CP_MAX_PLAYERS] = {0};
+    uint8_t d[CP_MAX_PLAYERS] = {0};
     for (int k = made; k < 2 * n; ++k) d[cp_offerer(s, k)]++;
-    for (int j = 0; j < n; ++j) if (pop64(on[j]) > 2) return 0;
-    unsigned D = 0;
-    for (int q = 0; q < n; ++q) if (d[q]) D |= 1u << q;
-    for (unsigned A = D; A; A = (A - 1) & D) {
-        int need = 0, room = 0;
-        for (int q = 0; q < n; ++q) if (A >> q & 1) need += d[q];
-        for (int j = 0; j < n; ++j) {
-            int freej = 2 - pop64(on[j]);
-            int allowed = pop64(A & ~(unsigned)on[j]);
-            room += freej < allowed ? freej : allowed;
-        }
-        if (need > room) return 0;
+    unsigned full = (1u << n) - 1, D = 0;
+    uint8_t freej[CP_MAX_PLAYERS], allowed[CP_MAX_PLAYERS];
+    for (int j = 0; j < n; ++j) {
+        int pc = POP5[on[j] & 31];
+        if (pc > 2) return 0;
+        freej[j] = (uint8_t)(2 - pc);
+        allowed[j] = (uint8_t)(~on[j] & full);
     }
+    for (int q = 0; q < n; ++q) if (d[q]) D |= 1u << q;
+    uint8_t need[32];
+    need[0] = 0;
+    unsigned A = 0;
+    do {                                   /* the subsets of D in increasing order */
+        A = (A - D) & D;
+        if (!A) break;
+        need[A] = (uint8_t)(need[A & (A - 1)] + d[__builtin_ctz(A)]);
+        int room = 0;
+        for (int j = 0; j < n; ++j) {
+            int allow = POP5[A & allowed[j]];
+            room += freej[j] < allow ? freej[j] : allow;
+        }
+        if (need[A] > room) return 0;
+    } while (A != D);
     return 1;
 }
 
@@ -397,7 +409,7 @@ static inline void slot_players(const cp_state *s, int upto, uint8_t on[CP_MAX_P
 
 /* 1.3 + R3: may player q open the next offer on slot j? */
 static int bid_ok(const cp_state *s, int q, int j, const uint8_t on0[CP_MAX_PLAYERS]) {
-    if (pop64(on0[j]) >= 2 || (on0[j] >> q & 1)) return 0;
+    if (POP5[on0[j] & 31] >= 2 || (on0[j] >> q & 1)) return 0;
     uint8_t on[CP_MAX_PLAYERS];
     memcpy(on, on0, CP_MAX_PLAYERS);
     on[j] |= (uint8_t)(1u << q);

@@ -107,6 +107,81 @@ def score_sets(colours, patterns):
     return total, [(sets[i].kind, sets[i].symbol, sets[i].start, sets[i].length) for i in range(min(k, 256))]
 
 
+cdef object MOVE = int
+
+
+def set_move_class(cls):
+    """The class WeaveOption.moves builds from action ids (tabuleiro.capulana.Move)."""
+    global MOVE
+    MOVE = cls
+
+
+cdef class WeaveOption:
+    """One complete weaving step (cp_weaving_options): its moves (0- and 1-card
+    steps end with ``stop``), the resulting visible ``strips``, the capulana
+    ``score`` (R10) and the ``final_score`` (R11, objectives included) it
+    yields. Held as the C record; strips and moves are built on access."""
+    cdef cp_weave_option o
+
+    @property
+    def actions(self):
+        """The atomic action ids, in order."""
+        return tuple([self.o.actions[i] for i in range(self.o.n_actions)])
+
+    @property
+    def moves(self):
+        """The moves, in order."""
+        return tuple([MOVE(self.o.actions[i]) for i in range(self.o.n_actions)])
+
+    @property
+    def cards(self):
+        """Cards woven: 0, 1 or 2."""
+        return self.o.ncards
+
+    @property
+    def v(self):
+        """Visible strips of the last card of the resulting row."""
+        return self.o.v
+
+    @property
+    def score(self):
+        """Capulana score of the resulting row (R10)."""
+        return self.o.score
+
+    @property
+    def final_score(self):
+        """Final score the player would then have (R11: objectives, hand count)."""
+        return self.o.final_score
+
+    @property
+    def strips(self):
+        """The resulting visible strips, left to right."""
+        cdef int j, k, bit, code
+        cdef list out = []
+        for j in range(self.o.nstrips):
+            bit = self.o.nstrips - 1 - j
+            code = 0
+            for k in range(6):
+                code |= <int>((self.o.row.pl[k] >> bit) & 1) << k
+            out.append(_strip(code & 7, code >> 3))
+        return tuple(out)
+
+    def __eq__(self, other):
+        if not isinstance(other, WeaveOption):
+            return NotImplemented
+        return (self.actions, self.strips, self.score, self.final_score) == (other.actions, other.strips, other.score, other.final_score)
+
+    def __hash__(self):
+        return hash((self.actions, self.strips))
+
+    def __repr__(self):
+        return (f"WeaveOption(moves={', '.join(str(m) for m in self.moves)!r}, strips={' '.join(self.strips)!r}, "
+                f"score={self.score}, final_score={self.final_score})")
+
+    def __str__(self):
+        return f"{', '.join(map(str, self.moves))} -> {' '.join(self.strips)} (score {self.score})"
+
+
 cdef class CoreState:
     """A Capulana state held as one flat C struct (clone = one memcpy)."""
     cdef cp_state s
@@ -211,12 +286,12 @@ cdef class CoreState:
         return [_strip(col[i], pat[i]) for i in range(n)]
 
     def _weaving_options(self):
-        """[(actions, ncards, strips, v, score, final_score)] (C, GIL released)."""
-        cdef int cap = 2048, n = -1
+        """[WeaveOption] for the player to move (C, GIL released)."""
+        cdef int cap = 4096, n = -1
         cdef cp_weave_option *buf = NULL
-        cdef list out = []
-        cdef int i, j, k, bit
-        cdef int code
+        cdef list out
+        cdef int i
+        cdef WeaveOption w
         try:
             while True:
                 buf = <cp_weave_option *> PyMem_Malloc(cap * sizeof(cp_weave_option))
@@ -229,16 +304,11 @@ cdef class CoreState:
                 PyMem_Free(buf)
                 buf = NULL
                 cap *= 4
+            out = [None] * n
             for i in range(n):
-                strips = []
-                for j in range(buf[i].nstrips):
-                    bit = buf[i].nstrips - 1 - j
-                    code = 0
-                    for k in range(6):
-                        code |= <int>((buf[i].row.pl[k] >> bit) & 1) << k
-                    strips.append(_strip(code & 7, code >> 3))
-                out.append((tuple(buf[i].actions[j] for j in range(buf[i].n_actions)), buf[i].ncards,
-                            strips, buf[i].v, buf[i].score, buf[i].final_score))
+                w = WeaveOption.__new__(WeaveOption)
+                w.o = buf[i]
+                out[i] = w
         finally:
             if buf != NULL:
                 PyMem_Free(buf)

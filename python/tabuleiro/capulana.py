@@ -251,6 +251,7 @@ def _fabric_index(name: str, text: str) -> int:
 
 
 MoveLike = Union[int, str, Move]
+_capulana.set_move_class(Move)
 
 # --- scoring -------------------------------------------------------------------------------
 
@@ -315,25 +316,10 @@ def score_strips(text: Union[str, Sequence[str]]) -> ScoreBreakdown:
 # --- weaving options ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class WeaveOption:
-    """One complete weaving step: its moves (0- and 1-card steps end with
-    ``stop``), the resulting visible ``strips``, the capulana ``score`` (R10)
-    and the ``final_score`` (R11, objectives included) it yields."""
-
-    moves: tuple[Move, ...]
-    cards: int
-    strips: tuple[str, ...]
-    v: int
-    score: int
-    final_score: int
-
-    @property
-    def actions(self) -> tuple[int, ...]:
-        return tuple(m.action for m in self.moves)
-
-    def __str__(self) -> str:
-        return f"{', '.join(map(str, self.moves))} -> {' '.join(self.strips)} (score {self.score})"
+WeaveOption = _capulana.WeaveOption
+"""One complete weaving step: ``moves``/``actions`` (0- and 1-card steps end
+with ``stop``), ``cards``, the resulting ``strips`` and ``v``, the capulana
+``score`` (R10) and the ``final_score`` (R11) it yields."""
 
 
 # --- state --------------------------------------------------------------------------------------
@@ -405,10 +391,7 @@ class State(_capulana.CoreState):
         order is kept), each with the score it yields. Empty outside a
         weaving turn. Computed in C with the GIL released.
         """
-        return [
-            WeaveOption(tuple(Move(a) for a in acts), ncards, tuple(strips), v, score, final)
-            for acts, ncards, strips, v, score, final in self._weaving_options()
-        ]
+        return self._weaving_options()
 
     def strips(self, player: int) -> list[str]:
         """The visible strips of a player's capulana, left to right."""
