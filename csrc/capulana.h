@@ -205,9 +205,11 @@ void cp_returns(const cp_rules *r, const cp_state *s, double *out);
 /* Notation of an action id (RULES 1.6) into buf; returns length or -1. */
 int cp_action_to_string(const cp_rules *r, int action, char *buf, size_t n);
 
-/* Rebuild a row's strips from its cards and placements; returns 0, or -1 if a
- * placement breaks R8, the first card is not an initial card placed n+, or the
- * row outgrows CP_MAX_STRIPS. Used by from_dict and determinize. */
+/* Rebuild row p's strips, nstrips and v from its cards and placements;
+ * returns 0, or 1 + the index of the first bad entry (1 for a row that does
+ * not start with an initial card or has 0 or more than CP_MAX_ROW cards; an
+ * entry that breaks R8 or makes the row outgrow CP_MAX_STRIPS). Used by
+ * from_dict, cp_check and determinize. */
 int cp_replay_row(const cp_rules *r, cp_state *s, int p);
 
 /* Placement q (0..13) of fabric card c in the state (valid if c is woven). */

@@ -117,9 +117,10 @@ def test_apply_input_contract() -> None:
     before = s.to_dict()
     for bad in [-1, 847, 10**20, "bid 9", "offer I1", "F57 n+", "F13 x+", "F13 n>4", "", "done now", 1.5, None,
                 True, ["bid 0"], b"done"]:
-        with pytest.raises(InvalidMoveError):
+        with pytest.raises(InvalidMoveError) as e:
             s.apply(bad)  # type: ignore[arg-type]
         assert s.to_dict() == before
+        assert '"game":"capulana"' in str(e.value) and (repr(bad) in str(e.value) or str(bad) in str(e.value))
     for illegal in ["done", "stop", "offer F01", "F13 n+", 61, 62, Move(700), "bid 3"]:
         with pytest.raises(IllegalMoveError) as e:
             s.apply(illegal)  # type: ignore[arg-type]

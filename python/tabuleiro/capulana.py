@@ -355,13 +355,16 @@ class State(_capulana.CoreState):
         if isinstance(move, Move):
             m = move
         elif isinstance(move, str):
-            m = Move.parse(move)
+            try:
+                m = Move.parse(move)
+            except InvalidMoveError as e:
+                raise InvalidMoveError(f"{e} in {self.to_json()}") from None
         elif isinstance(move, int) and not isinstance(move, bool):
             if not 0 <= move < NUM_ACTIONS:
                 raise InvalidMoveError(f"action id {move} is not in [0, {NUM_ACTIONS}) in {self.to_json()}")
             m = Move(move)
         else:
-            raise InvalidMoveError(f"a move is an action id, a notation string or a Move, not {move!r}")
+            raise InvalidMoveError(f"a move is an action id, a notation string or a Move, not {move!r}, in {self.to_json()}")
         if m.action not in self.legal_actions():
             raise IllegalMoveError(f"illegal move {str(m)!r} (id {m.action}) in {self.to_json()}")
         return m
