@@ -44,6 +44,12 @@ int cv_rules_init(cv_rules *r, const cv_card_def *defs, int n) {
             break;
         }
     }
+    for (int c = 0; c < n; ++c) {
+        r->kind_of[c] = r->card[c].kind;
+        r->herd_of[c] = r->card[c].herd;
+        r->number_of[c] = r->card[c].number;
+        r->modifier_of[c] = r->card[c].modifier;
+    }
     for (int a = 0; a < r->num_actions; ++a) {   /* divisions once, not per apply */
         int t = a % (n + 1), seg = a / (n + 1) % 4, card = a / (n + 1) / 4;
         r->decode[a] = (uint16_t)(card | seg << 5 | t << 7);
@@ -116,7 +122,7 @@ static int locate(const cv_state *s, int c, int *seg, int *side) {
 
 /* Mask of capybara c plus its capitico if it guards one (R22). */
 static inline uint32_t with_capitico(const cv_rules *r, const cv_state *s, int c, int i, int k) {
-    int h = r->card[c].herd;
+    int h = r->herd_of[c];
     if (h < CV_HERD_CAPIOLIN) {
         int K = r->capitico_of[h];
         if (K != CV_NONE && (s->side[i][k] & BIT(K))) return BIT(c) | BIT(K);
@@ -130,7 +136,7 @@ static inline int is_guardian(const cv_rules *r, const cv_state *s, int c, int i
 
 /* R25: does a beat b (same herd)? The lower number loses, but 1 beats 5. */
 static inline int beats(const cv_rules *r, int a, int b) {
-    int na = r->card[a].number, nb = r->card[b].number;
+    int na = r->number_of[a], nb = r->number_of[b];
     if (na == 1 && nb == 5) return 1;
     if (na == 5 && nb == 1) return 0;
     return na > nb;
@@ -155,7 +161,7 @@ static void push(const cv_rules *r, cv_state *s, int c, uint32_t m, int i) {
  * capybara of the herd. */
 static void enter(const cv_rules *r, cv_state *s, int c, uint32_t m, int i, int k) {
     if (i >= CV_SEGMENTS) { s->discard |= m; return; }          /* off the end */
-    uint32_t same = seg_cards(s, i) & r->herd_mask[r->card[c].herd];
+    uint32_t same = seg_cards(s, i) & r->herd_mask[r->herd_of[c]];
     if (!same) { s->side[i][k] |= m; return; }
     int b = ctz32(same);
     int kb = (s->side[i][0] & BIT(b)) ? 0 : 1;
@@ -184,7 +190,7 @@ static inline uint32_t guardian_mask(const cv_rules *r, const cv_state *s, uint3
         int K = ctz32(kk); kk &= kk - 1;
         for (int i = 0; i < CV_SEGMENTS; ++i)
             for (int k = 0; k < 2; ++k)
-                if (s->side[i][k] & BIT(K)) g |= s->side[i][k] & r->herd_mask[r->card[K].herd];
+                if (s->side[i][k] & BIT(K)) g |= s->side[i][k] & r->herd_mask[r->herd_of[K]];
     }
     return g;
 }
@@ -206,7 +212,7 @@ int cv_legal_actions(const cv_rules *r, const cv_state *s, int *buf) {
     while (m) {
         int c = ctz32(m); m &= m - 1;
         const int base = c * 4 * C1, start = n;
-        switch (r->card[c].kind) {
+        switch (r->kind_of[c]) {
         case CV_KIND_HERD:
             buf[n++] = base + C;
             break;
@@ -221,7 +227,7 @@ int cv_legal_actions(const cv_rules *r, const cv_state *s, int *buf) {
         case CV_KIND_PUSH:
         case CV_KIND_SWITCH_ONE: {
             /* R21: capybaras of either side; R27: a push never targets a guardian */
-            uint32_t exclude = r->card[c].kind == CV_KIND_PUSH ? guards : 0;
+            uint32_t exclude = r->kind_of[c] == CV_KIND_PUSH ? guards : 0;
             for (int i = 0; i < CV_SEGMENTS; ++i) {
                 if (s->capionca[i] != CV_NONE) continue;
                 uint32_t t = seg[i] & r->capybara_mask & ~exclude;
@@ -232,7 +238,7 @@ int cv_legal_actions(const cv_rules *r, const cv_state *s, int *buf) {
             break;
         }
         case CV_KIND_CAPITICO: {                                   /* R22 */
-            uint32_t t = in_river & r->herd_mask[r->card[c].herd];
+            uint32_t t = in_river & r->herd_mask[r->herd_of[c]];
             while (t) { buf[n++] = base + 3 * C1 + ctz32(t); t &= t - 1; }
             break;
         }
@@ -254,10 +260,10 @@ void cv_scores(const cv_rules *r, const cv_state *s, int out[2]) {
         int total = 0;
         for (int i = 0; i < CV_SEGMENTS; ++i) {
             uint32_t m = s->side[i][k] & r->capybara_mask;
-            int mod = r->card[s->river[i]].modifier;
+            int mod = r->modifier_of[s->river[i]];
             while (m) {                                        /* R28 */
                 int c = ctz32(m); m &= m - 1;
-                total += r->card[c].number + mod + (is_guardian(r, s, c, i, k) ? 1 : 0);
+                total += r->number_of[c] + mod + (is_guardian(r, s, c, i, k) ? 1 : 0);
             }
         }
         out[k] = total;
@@ -347,7 +353,7 @@ static void apply_impl(const cv_rules *r, cv_state *s, int action, cv_state *sna
         locate(s, t, &i, &k);
         s->discard |= BIT(c);
         if (i != 0) {
-            uint32_t g = s->side[i][k] & r->herd_mask[r->card[t].herd];
+            uint32_t g = s->side[i][k] & r->herd_mask[r->herd_of[t]];
             int gc = ctz32(g);
             uint32_t m = BIT(gc) | BIT(t);
             s->side[i][k] &= ~m;
@@ -454,7 +460,7 @@ uint64_t cv_infostate_key(const cv_rules *r, const cv_state *s, int player) {
     uint64_t h = mix64(0x6361706976617269ULL, (uint64_t)player);
     for (int i = 0; i < CV_SEGMENTS; ++i) {
         h = mix64(h, s->side[i][0] | (uint64_t)s->side[i][1] << 32);
-        h = mix64(h, (uint64_t)(uint8_t)r->card[s->river[i]].modifier << 8 | s->capionca[i]);
+        h = mix64(h, (uint64_t)(uint8_t)r->modifier_of[s->river[i]] << 8 | s->capionca[i]);
     }
     uint64_t av = s->n_avail;
     for (int i = 0; i < s->n_avail; ++i) av = av << 8 | s->avail[i];
@@ -535,7 +541,7 @@ int cv_check(const cv_rules *r, const cv_state *s, char *msg, size_t n) {
             uint32_t kk = m & r->capitico_mask;
             while (kk) {
                 int K = ctz32(kk); kk &= kk - 1;
-                if (!(m & r->herd_mask[r->card[K].herd])) FAIL("segment %d: capitico %s has no guardian on its side", i, r->card[K].name);
+                if (!(m & r->herd_mask[r->herd_of[K]])) FAIL("segment %d: capitico %s has no guardian on its side", i, r->card[K].name);
             }
         }
         for (int h = 0; h < CV_NUM_HERDS; ++h)

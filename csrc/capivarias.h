@@ -53,6 +53,8 @@ typedef struct {
     uint32_t capitico_mask;
     uint32_t base_mask, all_mask;       /* cards in play without / with expansion */
     uint8_t capitico_of[CV_NUM_HERDS];  /* capitico card of herd h, or CV_NONE */
+    uint8_t kind_of[CV_MAX_CARDS], herd_of[CV_MAX_CARDS];   /* dense copies of card[] for hot loops */
+    int8_t number_of[CV_MAX_CARDS], modifier_of[CV_MAX_CARDS];
     uint16_t decode[4 * CV_MAX_CARDS * (CV_MAX_CARDS + 1)];  /* id -> card | seg<<5 | target<<7 */
 } cv_rules;
 
