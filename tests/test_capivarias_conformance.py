@@ -226,3 +226,16 @@ def test_capitico_without_guardian_is_rejected() -> None:
     d = position(expansion=True, sides=[[["KC", "X1"], []], [[], []], [[], []]], available=["C2", "X2"])
     with pytest.raises(ValueError, match="capitico KC has no guardian"):
         State.from_dict(d)
+
+
+def test_repr_evals_back_and_str_draws_the_river() -> None:
+    s = capivarias.new_game(seed=13, expansion=True)
+    for a in s.legal_actions()[:1] * 1:
+        s.apply(a)
+    assert eval(repr(s), {"State": State}) == s
+    text = str(s)
+    assert "seg 0" in text and "seg 2" in text and "available:" in text
+    for name in s.to_dict()["available"]:
+        assert name in text
+    for seg in s.to_dict()["segments"]:
+        assert seg["river"] not in text.split()  # the river cards stay hidden in the drawing too
