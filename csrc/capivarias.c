@@ -196,16 +196,24 @@ static inline uint32_t guardian_mask(const cv_rules *r, const cv_state *s, uint3
 }
 
 static inline uint32_t avail_mask(const cv_state *s) {
+    /* the unused entries of avail[] are ignored: at most 4 cards */
     uint32_t m = 0;
-    for (int i = 0; i < s->n_avail; ++i) m |= BIT(s->avail[i]);
+    switch (s->n_avail) {
+    case 4: m |= BIT(s->avail[3]); /* fall through */
+    case 3: m |= BIT(s->avail[2]); /* fall through */
+    case 2: m |= BIT(s->avail[1]); /* fall through */
+    case 1: m |= BIT(s->avail[0]); /* fall through */
+    default: break;
+    }
     return m;
 }
 
 int cv_legal_actions(const cv_rules *r, const cv_state *s, int *buf) {
     if (cv_is_terminal(s)) return 0;
     const int C = r->ncards, C1 = C + 1, me = s->to_move;
-    uint32_t seg[CV_SEGMENTS], in_river = 0;
-    for (int i = 0; i < CV_SEGMENTS; ++i) { seg[i] = s->side[i][0] | s->side[i][1]; in_river |= seg[i]; }
+    const uint32_t seg[CV_SEGMENTS] = {s->side[0][0] | s->side[0][1], s->side[1][0] | s->side[1][1],
+                                       s->side[2][0] | s->side[2][1]};
+    const uint32_t in_river = seg[0] | seg[1] | seg[2];
     uint32_t guards = (in_river & r->capitico_mask) ? guardian_mask(r, s, in_river) : 0;
     int n = 0;
     uint32_t m = avail_mask(s);      /* ascending card index = ascending ids */
