@@ -177,12 +177,19 @@ static inline int half_sets(uint64_t a, uint64_t b, uint64_t c, uint64_t Q[5], u
     uint64_t W = a & b & c;
     uint64_t E[5] = { a & nb & nc, na & b & nc, a & b & nc, na & nb & c, a & nb & c };
     int slow = (W & (W >> 1) & (W >> 2)) != 0;   /* a run of 3 wilds could form a set of no symbol */
-    int total = 0;
+    uint64_t U = 0;
     for (int i = 0; i < 5; ++i) {
         uint64_t L = runs3(E[i] | W);
         if (slow) L = fill_runs(E[i] & L, L);
         Q[i] = L;
-        total += pop64(L);
+        U |= L;
+    }
+    /* sets of different symbols overlap only on wild strips: count the
+     * union once, then each wild strip once more per extra set holding it */
+    int total = pop64(U);
+    for (uint64_t w = W & U; w; w &= w - 1) {
+        uint64_t b = w & -w;
+        total += ((Q[0] & b) != 0) + ((Q[1] & b) != 0) + ((Q[2] & b) != 0) + ((Q[3] & b) != 0) + ((Q[4] & b) != 0) - 1;
     }
     *wild = W;
     return total;
@@ -587,12 +594,13 @@ int cp_action_to_string(const cp_rules *r, int a, char *buf, size_t n) {
 
 /* ---- weaving options ---------------------------------------------------------------------- */
 
-#define WO_BUCKETS 1024
+#define WO_BITS 12
+#define WO_BUCKETS (1 << WO_BITS)
 
 static inline uint32_t row_hash(const cp_strips *row, int n) {
     uint64_t h = (uint64_t)n * 0x9E3779B97F4A7C15ULL;
     for (int k = 0; k < 6; ++k) h = (h ^ row->pl[k]) * 0xBF58476D1CE4E5B9ULL;
-    return (uint32_t)(h >> 54);                     /* 10 bits */
+    return (uint32_t)(h >> 32);
 }
 
 typedef struct {
@@ -603,14 +611,20 @@ typedef struct {
     int32_t head[WO_BUCKETS];
 } wo_ctx;
 
+static inline int same_row(const cp_strips *a, const cp_strips *b) {
+    return a->pl[0] == b->pl[0] && a->pl[1] == b->pl[1] && a->pl[2] == b->pl[2]
+        && a->pl[3] == b->pl[3] && a->pl[4] == b->pl[4] && a->pl[5] == b->pl[5];
+}
+
 static void wo_add(wo_ctx *x, const cp_strips *row, int n, int v, int a0, int a1, int a2, int na, int ncards) {
-    uint32_t h = row_hash(row, n);
+    uint32_t hv = row_hash(row, n), h = hv >> (32 - WO_BITS);
     for (int32_t i = x->head[h]; i >= 0; i = x->out[i].next)
-        if (x->out[i].nstrips == n && !memcmp(&x->out[i].row, row, sizeof *row)) return;
+        if (x->out[i].hash == hv && x->out[i].nstrips == n && same_row(&x->out[i].row, row)) return;
     if (x->count >= x->max) { x->overflow = 1; return; }
     cp_weave_option *o = &x->out[x->count];
     o->row = *row;
     o->next = x->head[h];
+    o->hash = hv;
     x->head[h] = x->count++;
     o->actions[0] = (int16_t)a0; o->actions[1] = (int16_t)a1; o->actions[2] = (int16_t)a2;
     o->n_actions = (uint8_t)na;

@@ -145,6 +145,7 @@ typedef struct {
 typedef struct {
     cp_strips row;           /* the resulting visible strips */
     int32_t next;            /* internal (dedup chain) */
+    uint32_t hash;           /* internal (hash of the row) */
     int16_t actions[3];      /* the atomic actions, in order */
     uint8_t n_actions;       /* 1..3; 0- and 1-card steps end with stop */
     uint8_t ncards;          /* cards woven: 0, 1 or 2 */

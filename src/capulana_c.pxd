@@ -79,6 +79,7 @@ cdef extern from "capulana.h" nogil:
     ctypedef struct cp_weave_option:
         cp_strips row
         int32_t next
+        uint32_t hash
         int16_t actions[3]
         uint8_t n_actions
         uint8_t ncards
