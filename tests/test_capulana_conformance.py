@@ -306,3 +306,16 @@ def test_from_dict_rejects_clear_cases() -> None:
             State.from_dict(d)
     with pytest.raises(InvalidStateError):
         State.from_dict([])  # type: ignore[arg-type]
+
+
+def test_engine_limits_and_loose_fields() -> None:
+    from tests.capulana_positions import position
+
+    row = ["I1 n+"] + [f"{c} n+" for c in "F13 F15 F17 F19 F21 F23 F25 F27 F28".split()]   # 10 cards, 39 strips
+    with pytest.raises(InvalidStateError, match="outgrow"):
+        State.from_dict(position(round=1, capulanas=[row, ["I2 n+"]]))
+    ok = State.from_dict(position(phase="over", round=4, to_move=None, capulanas=[row, ["I2 n+"]]))
+    assert ok.is_terminal and len(ok.strips(0)) == 39
+    assert State.from_dict(position(phase="over", round=2, to_move=None, objectives=[])).is_terminal
+    assert State.from_dict(position(objectives=["OBJ2", "OBJ4", "OBJ6", "OBJ8", "OBJ10"])).to_dict()["objectives"] == [
+        "OBJ2", "OBJ4", "OBJ6", "OBJ8", "OBJ10"]
