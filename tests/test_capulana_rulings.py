@@ -52,6 +52,10 @@ def test_r1_each_capulana_starts_with_an_initial_card() -> None:
         firsts = [row[0] for row in d["capulanas"]]
         assert all(len(row) == 1 and f.startswith("I") and f.endswith(" n+") for row, f in zip(d["capulanas"], firsts))
         assert len(set(firsts)) == n
+    s = load(phase="weave", hands=[["F13"], []])        # I1 = YD YD GD, the first piece, n+
+    s.apply("F13 n>2")                                  # may cover the initial card's strips (R8)
+    assert s.to_dict()["capulanas"][0] == ["I1 n+", "F13 n>2"]
+    assert s.strips(0) == ["YD", "RT", "RT", "YT", "YZ"]
     with pytest.raises(InvalidStateError, match="initial"):
         load(capulanas=[["I1 r+"], ["I2 n+"]])
     with pytest.raises(InvalidStateError, match="initial"):
