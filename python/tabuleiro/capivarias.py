@@ -30,6 +30,7 @@ from typing import Any, Mapping, Optional, Sequence, Union
 
 from . import _capivarias
 from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
+from ._validate import Fields, check_seed
 
 __all__ = [
     "CARDS",
@@ -105,7 +106,6 @@ _capivarias.set_cards(
     ]
 )
 NUM_ACTIONS: int = _capivarias.num_actions()
-_U64 = 1 << 64
 
 
 def _encode(card: int, seg: int, target: int) -> int:
@@ -383,58 +383,28 @@ def _check_player(player: Any) -> None:
         raise ValueError(f"player must be 0 or 1, not {player!r}")
 
 
-def _check_seed(seed: Any) -> None:
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _U64:
-        raise ValueError(f"seed must be an integer in [0, 2**64), not {seed!r}")
+_check_seed = check_seed
+_F = Fields("Capivárias")
+_bad = _F.bad
 
 
 # --- from_dict ----------------------------------------------------------------------------
 
 
-def _bad(msg: str) -> InvalidStateError:
-    return InvalidStateError(f"invalid Capivárias state: {msg}")
-
-
-def _get(d: Mapping[str, Any], key: str) -> Any:
-    if key not in d:
-        raise _bad(f"missing key {key!r}")
-    return d[key]
-
-
-def _int(value: Any, what: str, lo: int, hi: int, *, null: bool = False) -> Optional[int]:
-    if value is None and null:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        allowed = f"an integer in [{lo}, {hi}]" + (" or null" if null else "")
-        raise _bad(f"{what} must be {allowed}, not {value!r}")
-    return value
-
-
-def _list(value: Any, what: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise _bad(f"{what} must be a list, not {type(value).__name__}")
-    return value
-
-
-def _from_dict(cls: type, d: Mapping[str, Any]) -> State:
+def _from_dict(cls: type[State], d: Mapping[str, Any]) -> State:
     if not isinstance(d, Mapping):
         raise _bad(f"expected a dict, got {type(d).__name__}")
-    if _get(d, "game") != "capivarias":
+    if _F.get(d, "game") != "capivarias":
         raise _bad(f"game must be 'capivarias', not {d['game']!r}")
-    expansion = _get(d, "expansion")
+    expansion = _F.get(d, "expansion")
     if not isinstance(expansion, bool):
         raise _bad(f"expansion must be true or false, not {expansion!r}")
-    rnd = _int(_get(d, "round"), "round", 1, 9)
-    wins = _list(_get(d, "round_wins"), "round_wins")
-    if len(wins) != 2:
-        raise _bad("round_wins must list 2 numbers")
-    wins = [_int(w, "round_wins[i]", 0, 9) for w in wins]
-    to_move = _int(_get(d, "to_move"), "to_move", 0, 1, null=True)
-    last_taker = _int(_get(d, "last_taker"), "last_taker", 0, 1, null=True)
-    winner = _int(_get(d, "winner"), "winner", 0, 1, null=True)
-    seed = _get(d, "seed")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _U64:
-        raise _bad(f"seed must be an integer in [0, 2**64), not {seed!r}")
+    rnd = _F.int_(_F.get(d, "round"), "round", 1, 9)
+    wins = [_F.int_(w, "round_wins[i]", 0, 9) for w in _F.list_(_F.get(d, "round_wins"), "round_wins", 2)]
+    to_move = _F.opt_int(_F.get(d, "to_move"), "to_move", 0, 1)
+    last_taker = _F.opt_int(_F.get(d, "last_taker"), "last_taker", 0, 1)
+    winner = _F.opt_int(_F.get(d, "winner"), "winner", 0, 1)
+    seed = _F.seed(_F.get(d, "seed"))
     if rnd == 1 and last_taker is not None:
         raise _bad("last_taker must be null in round 1")
     if rnd > 1 and last_taker is None:
@@ -460,7 +430,7 @@ def _from_dict(cls: type, d: Mapping[str, Any]) -> State:
         seen[name] = where
         return c
 
-    segments = _list(_get(d, "segments"), "segments")
+    segments = _F.list_(_F.get(d, "segments"), "segments")
     if len(segments) != 3:
         raise _bad(f"there must be 3 segments, not {len(segments)}")
     river: list[int] = []
@@ -469,8 +439,8 @@ def _from_dict(cls: type, d: Mapping[str, Any]) -> State:
     for i, seg in enumerate(segments):
         if not isinstance(seg, Mapping):
             raise _bad(f"segment {i} must be a dict")
-        river.append(card(_get(seg, "river"), f"segment {i} river").index)
-        cap = _get(seg, "capionca")
+        river.append(card(_F.get(seg, "river"), f"segment {i} river").index)
+        cap = _F.get(seg, "capionca")
         if cap is None:
             capionca.append(None)
         else:
@@ -478,14 +448,14 @@ def _from_dict(cls: type, d: Mapping[str, Any]) -> State:
             if not c.is_capionca:
                 raise _bad(f"segment {i}: {c.name} lies as a capionça but is a {c.kind}")
             capionca.append(c.index)
-        sd = _list(_get(seg, "sides"), f"segment {i} sides")
+        sd = _F.list_(_F.get(seg, "sides"), f"segment {i} sides")
         if len(sd) != 2:
             raise _bad(f"segment {i} must have 2 sides")
         masks = []
         herds: dict[str, str] = {}
         for k, side in enumerate(sd):
             m = 0
-            names = _list(side, f"segment {i} side {k}")
+            names = _F.list_(side, f"segment {i} side {k}")
             for name in names:
                 c = card(name, f"segment {i} side {k}")
                 if not (c.is_capybara or c.kind == "capitico"):
@@ -503,10 +473,10 @@ def _from_dict(cls: type, d: Mapping[str, Any]) -> State:
                     raise _bad(f"segment {i} side {k}: capitico {c.name} has no guardian of its herd on that side")
             masks.append(m)
         sides.append(masks)
-    available = [card(n, "available").index for n in _list(_get(d, "available"), "available")]
-    pile = [card(n, "pile").index for n in _list(_get(d, "pile"), "pile")]
+    available = [card(n, "available").index for n in _F.list_(_F.get(d, "available"), "available")]
+    pile = [card(n, "pile").index for n in _F.list_(_F.get(d, "pile"), "pile")]
     discard = 0
-    for n in _list(_get(d, "discard"), "discard"):
+    for n in _F.list_(_F.get(d, "discard"), "discard"):
         discard |= 1 << card(n, "discard").index
     missing = sorted(in_game - set(seen), key=lambda n: _BY_NAME[n].index)
     if missing:
