@@ -37,8 +37,8 @@ default 1.4 for Capivárias' ±1 returns, 0.7 for Capulana's 0..1 returns), ``ro
 from __future__ import annotations
 
 import random as _random
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Optional, Union
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Optional
 
 from . import _capivarias, capivarias
 

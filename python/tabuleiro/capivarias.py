@@ -26,10 +26,10 @@ import csv
 import json
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Mapping, Optional, Sequence, Union
+from typing import Any, Mapping, Optional, Union
 
 from . import _capivarias
-from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
+from ._errors import IllegalMoveError, InvalidMoveError
 from ._validate import Fields, check_seed
 
 __all__ = [
@@ -349,7 +349,7 @@ class State(_capivarias.CoreState):
             river = _BY_NAME[seg["river"]]
             cap = f" [{seg['capionca']}]" if seg["capionca"] else ""
             head = f"seg {i} ({river.modifier:+d}){cap}"
-            sides = [" ".join(_side_text(x) for x in side) or "·" for side in _guarded(seg["sides"])]
+            sides = [" ".join(side) or "·" for side in _guarded(seg["sides"])]
             lines.append(f"{head:>18}  {sides[0]:<{w}} {sides[1]:<{w}}")
         lines.append(f"{'score':>18}  {sc[0]:<{w}} {sc[1]:<{w}}")
         lines.append(f"available: {' '.join(d['available']) or '-'}   pile: {len(d['pile'])}   discard: {' '.join(d['discard']) or '-'}")
@@ -368,10 +368,6 @@ def _guarded(sides: list[list[str]]) -> list[list[str]]:
         out.append([n + ("+" + guards[_BY_NAME[n].herd] if _BY_NAME[n].kind == "herd" and _BY_NAME[n].herd in guards else "")
                     for n in side if _BY_NAME[n].kind != "capitico"])
     return out
-
-
-def _side_text(x: str) -> str:
-    return x
 
 
 def _restore(d: dict[str, Any]) -> State:

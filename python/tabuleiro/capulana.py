@@ -34,6 +34,7 @@ from typing import Any, Mapping, Optional, Sequence, Union
 
 from . import _capulana
 from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
+from ._validate import Fields, check_seed
 
 __all__ = [
     "CARDS",
@@ -96,7 +97,7 @@ class Objective:
 def _strip_codes(strip: str, where: str) -> tuple[int, int]:
     if not isinstance(strip, str) or len(strip) != 2:
         raise ValueError(f"{where}: a strip is two characters, not {strip!r}")
-    c, p = strip
+    c, p = strip[0], strip[1]
     if strip == "--":
         return 0, 0
     if c == "-" or p == "-" or strip == "**":
@@ -137,7 +138,6 @@ def _table_rows() -> list[tuple]:
 
 _capulana.set_tables(_table_rows(), [(o.name, o.points, _OBJ_KEYS.index(o.key)) for o in OBJECTIVES])
 NUM_ACTIONS = 847
-_U64 = 1 << 64
 _BID, _OFFER, _DONE, _STOP, _WEAVE = 0, 5, 61, 62, 63
 
 # --- moves ---------------------------------------------------------------------------
@@ -522,46 +522,25 @@ def _check_player(player: Any, n: int) -> None:
         raise ValueError(f"player must be 0..{n - 1}, not {player!r}")
 
 
-def _check_seed(seed: Any) -> None:
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _U64:
-        raise ValueError(f"seed must be an integer in [0, 2**64), not {seed!r}")
-
-
-# --- from_dict ------------------------------------------------------------------------------------
-
-
-def _bad(msg: str) -> InvalidStateError:
-    return InvalidStateError(f"invalid Capulana state: {msg}")
-
-
-def _get(d: Mapping[str, Any], key: str) -> Any:
-    if key not in d:
-        raise _bad(f"missing key {key!r}")
-    return d[key]
+_check_seed = check_seed
+_F = Fields("Capulana")
+_bad = _F.bad
+_get = _F.get
+_list = _F.list_
 
 
 def _int(value: Any, what: str, lo: int, hi: int, *, null: bool = False) -> Optional[int]:
-    if value is None and null:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        allowed = f"an integer in [{lo}, {hi}]" + (" or null" if null else "")
-        raise _bad(f"{what} must be {allowed}, not {value!r}")
-    return value
+    return _F.opt_int(value, what, lo, hi) if null else _F.int_(value, what, lo, hi)
 
 
-def _list(value: Any, what: str, length: Optional[int] = None) -> list[Any]:
-    if not isinstance(value, list):
-        raise _bad(f"{what} must be a list, not {type(value).__name__}")
-    if length is not None and len(value) != length:
-        raise _bad(f"{what} must have {length} entries, not {len(value)}")
-    return value
+# --- from_dict ------------------------------------------------------------------------------------
 
 
 def _offerer(n: int, s: int, k: int) -> int:
     return (s + k) % n if k < n else (s + 2 * n - 1 - k) % n
 
 
-def _from_dict(cls: type, d: Mapping[str, Any]) -> State:
+def _from_dict(cls: "type[State]", d: Mapping[str, Any]) -> State:
     if not isinstance(d, Mapping):
         raise _bad(f"expected a dict, got {type(d).__name__}")
     if _get(d, "game") != "capulana":
@@ -577,9 +556,7 @@ def _from_dict(cls: type, d: Mapping[str, Any]) -> State:
     to_move = _int(_get(d, "to_move"), "to_move", 0, n - 1, null=True)
     if (to_move is None) != (phase == "over"):
         raise _bad("to_move must be null exactly when the phase is 'over'")
-    seed = _get(d, "seed")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _U64:
-        raise _bad(f"seed must be an integer in [0, 2**64), not {seed!r}")
+    seed = _F.seed(_get(d, "seed"))
     objectives = 0
     for o in _list(_get(d, "objectives"), "objectives"):
         if not isinstance(o, str) or o not in _OBJ_BY_NAME:
