@@ -1,9 +1,11 @@
 """The ``tabuleiro`` command.
 
-    tabuleiro demo [--game capivarias] [--seed N] [--expansion] [--quiet]
+    tabuleiro demo [--game capivarias|capulana] [--seed N] [--expansion]
+                   [--players N] [--quiet]
 
-plays a seeded game between two uniformly random players and prints the
-river at the end of every round and the result. More subcommands (terminal
+plays a seeded game between uniformly random players and prints the river
+(Capivárias) or the capulanas (Capulana) at the end of every round, and the
+result. More subcommands (terminal
 play, arenas, the JSON-lines engine protocol) are planned.
 """
 
@@ -40,17 +42,47 @@ def _demo_capivarias(seed: int, expansion: bool, quiet: bool) -> int:
     return 0
 
 
+def _demo_capulana(seed: int, players: int, quiet: bool) -> int:
+    from . import capulana
+
+    state = capulana.new_game(players=players, seed=seed)
+    choose = random.Random(seed)
+    moves, rnd = 0, 1
+    while not state.is_terminal:
+        mover = state.current_player
+        move = choose.choice(state.legal_moves())
+        state.apply(move)
+        moves += 1
+        if not quiet:
+            print(f"player {mover}: {move}")
+        if state.is_terminal or state.to_dict()["round"] != rnd:
+            print(f"\n--- after round {rnd} ---")
+            print(state)
+            print()
+            rnd += 1
+    scores = state.scores()
+    best = max(scores)
+    winners = [p for p, x in enumerate(scores) if x == best]
+    print(f"{moves} moves; final scores {scores}; winner(s) {winners}; returns {state.returns()}")
+    return 0
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="tabuleiro", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="play a seeded game between random players and print it")
-    demo.add_argument("--game", choices=["capivarias"], default="capivarias")
+    demo.add_argument("--game", choices=["capivarias", "capulana"], default="capivarias")
+    demo.add_argument("--players", type=int, default=3, help="Capulana: 2 to 5 players (default 3)")
     demo.add_argument("--seed", type=int, default=7, help="seed of the game and of the players (default 7)")
     demo.add_argument("--expansion", action="store_true", help="Capivárias: play with the expansion cards")
     demo.add_argument("--quiet", action="store_true", help="print only the rivers and the result")
     args = parser.parse_args(argv)
     if not 0 <= args.seed < 2**64:
         parser.error("--seed must be in [0, 2**64)")
+    if not 2 <= args.players <= 5:
+        parser.error("--players must be 2 to 5")
+    if args.command == "demo" and args.game == "capulana":
+        return _demo_capulana(args.seed, args.players, args.quiet)
     if args.command == "demo":
         return _demo_capivarias(args.seed, args.expansion, args.quiet)
     return 2  # pragma: no cover

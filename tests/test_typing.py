@@ -1,0 +1,15 @@
+"""The package type-checks (its .pyi stubs describe the extension modules)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_mypy_clean() -> None:
+    out = subprocess.run([sys.executable, "-m", "mypy", "--ignore-missing-imports", "--no-incremental",
+                          str(ROOT / "python" / "tabuleiro")], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stdout + out.stderr
