@@ -214,7 +214,8 @@ int cv_legal_actions(const cv_rules *r, const cv_state *s, int *buf) {
     const uint32_t seg[CV_SEGMENTS] = {s->side[0][0] | s->side[0][1], s->side[1][0] | s->side[1][1],
                                        s->side[2][0] | s->side[2][1]};
     const uint32_t in_river = seg[0] | seg[1] | seg[2];
-    uint32_t guards = (in_river & r->capitico_mask) ? guardian_mask(r, s, in_river) : 0;
+    uint32_t guards = 0;
+    int guards_known = !(in_river & r->capitico_mask);   /* computed when a push needs them */
     int n = 0;
     uint32_t m = avail_mask(s);      /* ascending card index = ascending ids */
     while (m) {
@@ -235,7 +236,11 @@ int cv_legal_actions(const cv_rules *r, const cv_state *s, int *buf) {
         case CV_KIND_PUSH:
         case CV_KIND_SWITCH_ONE: {
             /* R21: capybaras of either side; R27: a push never targets a guardian */
-            uint32_t exclude = r->kind_of[c] == CV_KIND_PUSH ? guards : 0;
+            uint32_t exclude = 0;
+            if (r->kind_of[c] == CV_KIND_PUSH) {
+                if (!guards_known) { guards = guardian_mask(r, s, in_river); guards_known = 1; }
+                exclude = guards;
+            }
             for (int i = 0; i < CV_SEGMENTS; ++i) {
                 if (s->capionca[i] != CV_NONE) continue;
                 uint32_t t = seg[i] & r->capybara_mask & ~exclude;
