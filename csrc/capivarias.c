@@ -6,7 +6,11 @@
 
 #define BIT(c) (1u << (c))
 
-static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
+static inline int popcount32(uint32_t x) {   /* SWAR: no libgcc call without -mpopcnt */
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
 static inline int ctz32(uint32_t x) { return __builtin_ctz(x); }
 
 int cv_rules_init(cv_rules *r, const cv_card_def *defs, int n) {
@@ -437,28 +441,27 @@ void cv_determinize(const cv_rules *r, const cv_state *s, int player, uint64_t s
         if (s->capionca[i] != CV_NONE) seen |= BIT(s->capionca[i]);
     }
     for (int i = 0; i < s->n_avail; ++i) seen |= BIT(s->avail[i]);
+    uint32_t unseen = cv_game_mask(r, s) & ~seen;
+    /* positions whose modifier is public: river 0..2, then the pile top;
+     * each takes a uniform card among the unseen ones with its modifier */
+    const int has_top = s->pile_top < s->n_pile;
+    for (int p = 0; p < CV_SEGMENTS + has_top; ++p) {
+        int want = p < CV_SEGMENTS ? r->modifier_of[s->river[p]] : r->modifier_of[s->pile[s->pile_top]];
+        uint32_t cand = 0;
+        for (uint32_t m = unseen; m; m &= m - 1)
+            if (r->modifier_of[ctz32(m)] == want) cand |= m & -m;
+        for (int k = (int)rng_below(&g, (uint32_t)popcount32(cand)); k > 0; --k) cand &= cand - 1;
+        int c = ctz32(cand);
+        unseen &= ~BIT(c);
+        if (p < CV_SEGMENTS) out->river[p] = (uint8_t)c;
+        else out->pile[s->pile_top] = (uint8_t)c;
+    }
+    /* the rest of the pile: the remaining unseen cards, shuffled */
     uint8_t pool[CV_MAX_CARDS];
     int np = 0;
-    for (uint32_t m = cv_game_mask(r, s) & ~seen; m; m &= m - 1) pool[np++] = (uint8_t)ctz32(m);
-    /* positions whose modifier is public: river 0..2, then the pile top */
-    int fixed = CV_SEGMENTS + (s->pile_top < s->n_pile ? 1 : 0);
-    uint8_t drawn[CV_MAX_CARDS];
-    for (int p = 0; p < fixed; ++p) {
-        int want = p < CV_SEGMENTS ? r->card[s->river[p]].modifier : r->card[s->pile[s->pile_top]].modifier;
-        int cnt = 0;
-        for (int i = p; i < np; ++i) cnt += r->card[pool[i]].modifier == want;
-        int pick = (int)rng_below(&g, (uint32_t)cnt);
-        for (int i = p; i < np; ++i) {
-            if (r->card[pool[i]].modifier != want) continue;
-            if (pick-- == 0) { uint8_t tmp = pool[p]; pool[p] = pool[i]; pool[i] = tmp; break; }
-        }
-        drawn[p] = pool[p];
-    }
-    rng_shuffle_u8(&g, pool + fixed, np - fixed);
-    for (int i = 0; i < CV_SEGMENTS; ++i) out->river[i] = drawn[i];
-    int j = s->pile_top;
-    if (fixed > CV_SEGMENTS) out->pile[j++] = drawn[CV_SEGMENTS];
-    for (int i = fixed; i < np; ++i) out->pile[j++] = pool[i];
+    for (uint32_t m = unseen; m; m &= m - 1) pool[np++] = (uint8_t)ctz32(m);
+    rng_shuffle_u8(&g, pool, np);
+    for (int i = 0; i < np; ++i) out->pile[s->pile_top + has_top + i] = pool[i];
     out->rng = rng_draw(&g);  /* future reshuffles are unknown too */
 }
 

@@ -50,6 +50,16 @@ typedef struct {
     double prior[SR_MAX_LEGAL];
 } tree_t;
 
+/* log(n) for small n, filled once: UCB takes one per legal edge per step. */
+#define LOG_TABLE 4096
+static double log_table[LOG_TABLE];
+static pthread_once_t log_once = PTHREAD_ONCE_INIT;
+static void log_init(void) {
+    log_table[0] = 0.0;
+    for (int i = 1; i < LOG_TABLE; ++i) log_table[i] = log((double)i);
+}
+static inline double log_n(uint32_t n) { return n < LOG_TABLE ? log_table[n] : log((double)n); }
+
 static double now_seconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -113,14 +123,20 @@ static int lookup(tree_t *t, int player, uint64_t key, int create) {
 
 /* ---- one iteration of MCTS / ISMCTS ------------------------------------------- */
 
+/* Zero the bits a tree step set (cheaper than clearing num_actions bits). */
+static inline void clear_bits(tree_t *t, const int *legal, int n) {
+    for (int i = 0; i < n; ++i) {
+        t->legal_bits[legal[i] >> 6] = 0;
+        t->edge_bits[legal[i] >> 6] = 0;
+    }
+}
+
 static void iterate_tree(tree_t *t, int ismcts) {
     const sr_game *g = t->g;
     const int np = g->num_players(g->rules, t->root);
     uint8_t state[SR_MAX_STATE];
     int legal[SR_MAX_LEGAL];
     int path_node[MAX_DEPTH], path_edge[MAX_DEPTH], depth = 0;
-    const int words = (g->num_actions + 63) / 64;
-
     g->determinize(g->rules, t->root, t->root_player, rng_draw(&t->rng), state);
 
     int node;
@@ -131,8 +147,7 @@ static void iterate_tree(tree_t *t, int ismcts) {
         int player = g->current_player(g->rules, state);
         if (player == SR_TERMINAL) break;
         int n = g->legal_actions(g->rules, state, legal);
-        memset(t->legal_bits, 0, (size_t)words * 8);
-        memset(t->edge_bits, 0, (size_t)words * 8);
+        /* the bitmaps are all zero here: each step clears what it set */
         for (int i = 0; i < n; ++i) t->legal_bits[legal[i] >> 6] |= 1ULL << (legal[i] & 63);
         int n_have = 0;
         long node_visits = 0;
@@ -171,6 +186,7 @@ static void iterate_tree(tree_t *t, int ismcts) {
             }
             chosen = new_edge(t, node, pick);
             if (chosen != NONE) {
+                clear_bits(t, legal, n);
                 edge_t *e = &t->edges[chosen];
                 e->avail++;
                 path_node[depth] = node; path_edge[depth++] = chosen;
@@ -181,7 +197,7 @@ static void iterate_tree(tree_t *t, int ismcts) {
                 }
                 break;   /* one new edge (and node) per iteration, then roll out */
             }
-            if (n_have == 0) break;   /* pool full and nothing to select: roll out */
+            if (n_have == 0) { clear_bits(t, legal, n); break; }   /* pool full, nothing to select: roll out */
         }
         if (n_have < 0) n_have = -n_have;
         /* select by UCB with availability counts among the legal edges */
@@ -190,10 +206,11 @@ static void iterate_tree(tree_t *t, int ismcts) {
             edge_t *ed = &t->edges[e];
             if (!(t->edge_bits[ed->action >> 6] >> (ed->action & 63) & 1)) continue;
             ed->avail++;
-            double v = ed->visits ? ed->reward / ed->visits + t->p->c * sqrt(log((double)ed->avail) / ed->visits)
+            double v = ed->visits ? ed->reward / ed->visits + t->p->c * sqrt(log_n(ed->avail) / ed->visits)
                                   : 1e300;
             if (v > best) { best = v; chosen = e; }
         }
+        clear_bits(t, legal, n);
         path_node[depth] = node; path_edge[depth++] = chosen;
         g->apply(g->rules, state, t->edges[chosen].action);
         if (ismcts) {
@@ -266,6 +283,8 @@ static int tree_init(tree_t *t, const sr_game *g, const sr_params *p, const void
     t->edge_bits = malloc((size_t)words * 8);
     if (!t->nodes || !t->edges || !t->legal_bits || !t->edge_bits || (p->kind == SR_ISMCTS && !t->table)) return -1;
     if (t->table) memset(t->table, 0xFF, sizeof(int) * (size_t)ts);
+    memset(t->legal_bits, 0, (size_t)words * 8);
+    memset(t->edge_bits, 0, (size_t)words * 8);
     return 0;
 }
 
@@ -288,6 +307,7 @@ static void root_stats(tree_t *t, long *visits, double *reward) {
 }
 
 int sr_search(const sr_game *g, const void *root, const sr_params *p, sr_result *out) {
+    pthread_once(&log_once, log_init);
     memset(out, 0, sizeof *out);
     out->best = NONE;
     if (g->current_player(g->rules, root) == SR_TERMINAL) return -1;
