@@ -239,3 +239,18 @@ def test_repr_evals_back_and_str_draws_the_river() -> None:
         assert name in text
     for seg in s.to_dict()["segments"]:
         assert seg["river"] not in text.split()  # the river cards stay hidden in the drawing too
+
+
+@pytest.mark.parametrize("module", ["capivarias", "capulana"])
+def test_states_pickle_copy_and_compare(module: str) -> None:
+    import copy
+    import importlib
+    import pickle
+    game = importlib.import_module(f"tabuleiro.{module}")
+    s = game.new_game(seed=3) if module == "capivarias" else game.new_game(players=3, seed=4)
+    s.apply(s.legal_actions()[0])
+    t = pickle.loads(pickle.dumps(s))
+    assert t == s and type(t) is type(s) and t is not s
+    assert copy.copy(s) == s
+    t.apply(t.legal_actions()[0])
+    assert t != s

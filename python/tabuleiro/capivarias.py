@@ -23,12 +23,12 @@ cards in the table, seg 3 and target C meaning none; 3,248 ids in all.
 from __future__ import annotations
 
 import csv
-import json
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Mapping, Optional, Union
 
 from . import _capivarias
+from ._state import StateProtocol
 from ._errors import IllegalMoveError, InvalidMoveError
 from ._validate import Fields, check_seed
 
@@ -226,7 +226,7 @@ MoveLike = Union[int, str, Move]
 # --- state ------------------------------------------------------------------------
 
 
-class State(_capivarias.CoreState):
+class State(StateProtocol, _capivarias.CoreState):
     """A Capivárias position: the river, the available row, the pile, the score.
 
     Create one with :func:`new_game` or :meth:`from_dict`. ``apply`` checks
@@ -234,6 +234,8 @@ class State(_capivarias.CoreState):
     """
 
     __slots__ = ()
+    _MOVE = Move
+    _NUM_ACTIONS = NUM_ACTIONS
 
     # construction --------------------------------------------------------------
     @classmethod
@@ -245,10 +247,6 @@ class State(_capivarias.CoreState):
         return cls._new(seed, bool(expansion), first_player)
 
     # moves ----------------------------------------------------------------------
-    def legal_moves(self) -> list[Move]:
-        """The legal moves, in ascending action id order."""
-        return [Move(a) for a in self.legal_actions()]
-
     def parse_move(self, move: MoveLike) -> Move:
         """Turn an id, notation or Move into a legal Move of this state.
 
@@ -267,31 +265,10 @@ class State(_capivarias.CoreState):
             raise IllegalMoveError(f"illegal move {str(m)!r} (id {m.action}) in {self.to_json()}")
         return m
 
-    def apply(self, move: MoveLike) -> None:
-        """Play a move given as an action id, a notation string or a Move.
-
-        :raises InvalidMoveError: the input is not a move at all.
-        :raises IllegalMoveError: the move is not legal now.
-        """
-        if isinstance(move, int) and not isinstance(move, bool):
-            if not 0 <= move < NUM_ACTIONS:
-                raise InvalidMoveError(f"action id {move} is not in [0, {NUM_ACTIONS}) in {self.to_json()}")
-            if not self._apply_action(move):
-                raise IllegalMoveError(f"illegal move {str(Move(move))!r} (id {move}) in {self.to_json()}")
-            return
-        m = self.parse_move(move)
-        self._apply_action(m.action)
-
-    def returns(self) -> list[float]:  # noqa: D102 (documented in the core)
-        return super().returns()
-
     # serialisation -----------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """Full-information JSON-safe dict (RULES part 4)."""
         return self._to_dict()
-
-    def to_json(self) -> str:
-        return json.dumps(self._to_dict(), separators=(",", ":"))
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "State":
@@ -320,22 +297,6 @@ class State(_capivarias.CoreState):
         return self._determinize(player, seed)
 
     # python protocol ------------------------------------------------------------------
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, State):
-            return NotImplemented
-        return self._to_dict() == other._to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __copy__(self) -> "State":
-        return self.clone()
-
-    def __reduce__(self) -> Any:
-        return (_restore, (self._to_dict(),))
-
-    def __repr__(self) -> str:
-        return f"State.from_dict({self._to_dict()!r})"
-
     def __str__(self) -> str:
         d = self._to_dict()
         sc = self.scores()
@@ -368,10 +329,6 @@ def _guarded(sides: list[list[str]]) -> list[list[str]]:
         out.append([n + ("+" + guards[_BY_NAME[n].herd] if _BY_NAME[n].kind == "herd" and _BY_NAME[n].herd in guards else "")
                     for n in side if _BY_NAME[n].kind != "capitico"])
     return out
-
-
-def _restore(d: dict[str, Any]) -> State:
-    return State.from_dict(d)
 
 
 def _check_player(player: Any) -> None:

@@ -27,12 +27,12 @@ c (0 = F01) with orientation n/r and placement m in ``+ >1 >2 >3 <1 <2 <3``;
 from __future__ import annotations
 
 import csv
-import json
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Mapping, Optional, Sequence, Union
 
 from . import _capulana
+from ._state import StateProtocol
 from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
 from ._validate import Fields, check_seed
 
@@ -325,13 +325,15 @@ with ``stop``), ``cards``, the resulting ``strips`` and ``v``, the capulana
 # --- state --------------------------------------------------------------------------------------
 
 
-class State(_capulana.CoreState):
+class State(StateProtocol, _capulana.CoreState):
     """A Capulana position. Create one with :func:`new_game` or :meth:`from_dict`.
 
     ``apply`` checks legality and leaves the state untouched when it raises.
     """
 
     __slots__ = ()
+    _MOVE = Move
+    _NUM_ACTIONS = NUM_ACTIONS
 
     @classmethod
     def new(cls, *, players: int, seed: int) -> "State":
@@ -342,10 +344,6 @@ class State(_capulana.CoreState):
         return cls._new(players, seed)
 
     # moves --------------------------------------------------------------------
-    def legal_moves(self) -> list[Move]:
-        """The legal moves, in ascending action id order."""
-        return [Move(a) for a in self.legal_actions()]
-
     def parse_move(self, move: MoveLike) -> Move:
         """Turn an id, notation or Move into a legal Move of this state.
 
@@ -369,24 +367,6 @@ class State(_capulana.CoreState):
             raise IllegalMoveError(f"illegal move {str(m)!r} (id {m.action}) in {self.to_json()}")
         return m
 
-    def apply(self, move: MoveLike) -> None:
-        """Play a move given as an action id, a notation string or a Move.
-
-        :raises InvalidMoveError: the input is not a move at all.
-        :raises IllegalMoveError: the move is not legal now.
-        """
-        if isinstance(move, int) and not isinstance(move, bool):
-            if not 0 <= move < NUM_ACTIONS:
-                raise InvalidMoveError(f"action id {move} is not in [0, {NUM_ACTIONS}) in {self.to_json()}")
-            if not self._apply_action(move):
-                raise IllegalMoveError(f"illegal move {str(Move(move))!r} (id {move}) in {self.to_json()}")
-            return
-        m = self.parse_move(move)
-        self._apply_action(m.action)
-
-    def returns(self) -> list[float]:  # noqa: D102 (documented in the core)
-        return super().returns()
-
     def weaving_options(self) -> list[WeaveOption]:
         """Every complete weaving step open to the player to move, from the
         current point of their turn: 0, 1 or 2 cards with placements,
@@ -405,9 +385,6 @@ class State(_capulana.CoreState):
     def to_dict(self) -> dict[str, Any]:
         """Full-information JSON-safe dict (RULES part 4)."""
         return self._to_dict()
-
-    def to_json(self) -> str:
-        return json.dumps(self._to_dict(), separators=(",", ":"))
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "State":
@@ -464,22 +441,6 @@ class State(_capulana.CoreState):
         return self._determinize(player, seed)
 
     # python protocol -------------------------------------------------------------------
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, State):
-            return NotImplemented
-        return self._to_dict() == other._to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __copy__(self) -> "State":
-        return self.clone()
-
-    def __reduce__(self) -> Any:
-        return (_restore, (self._to_dict(),))
-
-    def __repr__(self) -> str:
-        return f"State.from_dict({self._to_dict()!r})"
-
     def __str__(self) -> str:
         d = self._to_dict()
         n = d["players"]
@@ -511,10 +472,6 @@ class State(_capulana.CoreState):
         else:
             lines.append(f"player {me} to move")
         return "\n".join(lines)
-
-
-def _restore(d: dict[str, Any]) -> State:
-    return State.from_dict(d)
 
 
 def _check_player(player: Any, n: int) -> None:
