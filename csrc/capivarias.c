@@ -110,12 +110,6 @@ void cv_new_game(const cv_rules *r, cv_state *s, uint64_t seed, int expansion, i
 
 static inline uint32_t seg_cards(const cv_state *s, int i) { return s->side[i][0] | s->side[i][1]; }
 
-static inline uint32_t river_cards(const cv_state *s) {
-    uint32_t m = 0;
-    for (int i = 0; i < CV_SEGMENTS; ++i) m |= seg_cards(s, i);
-    return m;
-}
-
 /* Find the segment and side of a card lying in the river; returns 0 or -1. */
 static int locate(const cv_state *s, int c, int *seg, int *side) {
     for (int i = 0; i < CV_SEGMENTS; ++i)

@@ -133,13 +133,6 @@ cdef class CoreState:
         cv_scores(&RULES, &self.s, sc)
         return [sc[0], sc[1]]
 
-    def _action_string(self, int action):
-        cdef char buf[32]
-        cdef int n = cv_action_to_string(&RULES, action, buf, 32)
-        if n < 0:
-            raise ValueError(f"action id {action} is out of range")
-        return buf[:n].decode("utf-8")
-
     def perft(self, int depth):
         """Number of nodes `depth` actions deep (computed in C, GIL released)."""
         if depth < 0:
@@ -159,14 +152,6 @@ cdef class CoreState:
         cdef CoreState c = type(self).__new__(type(self))
         cv_determinize(&RULES, &self.s, player, seed, &c.s)
         return c
-
-    def _playout(self, uint64_t seed):
-        """Play uniformly random actions to the end, in C; returns actions played."""
-        cdef uint64_t g = seed
-        cdef int n
-        with nogil:
-            n = cv_playout(&RULES, &self.s, &g)
-        return n
 
     def _to_dict(self):
         cdef int i, k

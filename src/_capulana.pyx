@@ -270,14 +270,6 @@ cdef class CoreState:
             raise ValueError(f"player must be 0..{self.s.players - 1}, not {player}")
         return cp_infostate_key(&RULES, &self.s, player)
 
-    def _playout(self, uint64_t seed):
-        """Play uniformly random actions to the end, in C; returns actions played."""
-        cdef uint64_t g = seed
-        cdef int n
-        with nogil:
-            n = cp_playout(&RULES, &self.s, &g)
-        return n
-
     def _row_strips(self, int p):
         """Visible strips of player p's capulana, left to right, as text."""
         cdef uint8_t col[64]

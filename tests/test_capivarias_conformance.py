@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabuleiro import IllegalMoveError, InvalidMoveError, capivarias
+from tests.helpers import strings_in
 from tabuleiro.capivarias import Move, State
 
 NUM_ACTIONS = 3248
@@ -21,16 +22,6 @@ NUM_ACTIONS = 3248
 def hidden_names(s: State) -> set[str]:
     d = s.to_dict()
     return {seg["river"] for seg in d["segments"]} | set(d["pile"])
-
-
-def strings_in(obj: Any) -> set[str]:
-    if isinstance(obj, str):
-        return {obj}
-    if isinstance(obj, dict):
-        return set().union(*(strings_in(k) | strings_in(v) for k, v in obj.items())) if obj else set()
-    if isinstance(obj, list):
-        return set().union(*(strings_in(x) for x in obj)) if obj else set()
-    return set()
 
 
 @pytest.mark.parametrize("expansion", [False, True])

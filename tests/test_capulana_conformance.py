@@ -18,20 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabuleiro import IllegalMoveError, InvalidMoveError, InvalidStateError, capulana
+from tests.helpers import strings_in
 from tabuleiro.capulana import Move, State
 
 NUM_ACTIONS = 847
 CARD_RE = re.compile(r"^(F\d\d|I\d)$")
-
-
-def strings_in(obj: Any) -> set[str]:
-    if isinstance(obj, str):
-        return {obj}
-    if isinstance(obj, dict):
-        return set().union(*(strings_in(k) | strings_in(v) for k, v in obj.items())) if obj else set()
-    if isinstance(obj, list):
-        return set().union(*(strings_in(x) for x in obj)) if obj else set()
-    return set()
 
 
 def cards_in(obj: Any) -> set[str]:

@@ -57,11 +57,6 @@ int cp_greedy_index(const cp_rules *r, const cp_state *s, const int *legal, int 
     return 0;
 }
 
-static int cpg_greedy(const void *r, const void *s, const int *legal, int n, uint64_t *rng) {
-    int i = cp_greedy_index(r, s, legal, n, rng);
-    return i < 0 ? (int)rng_pick(rng, (uint32_t)n) : i;
-}
-
 /* Rollout policy: in a weaving turn, half of the time the single action
  * (a card with its placement, or stop) after which the mover's score is
  * highest (one card of look-ahead: cheap enough for rollouts); otherwise,
@@ -111,6 +106,5 @@ void cp_search_game(const cp_rules *r, sr_game *g) {
     g->determinize = cpg_determinize;
     g->infostate_key = cpg_key;
     g->heuristic_action = cpg_heuristic;
-    g->greedy_action = cpg_greedy;
     g->action_prior = cpg_prior;
 }

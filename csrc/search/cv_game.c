@@ -39,10 +39,6 @@ int cv_greedy_index(const cv_rules *r, const cv_state *s, const int *legal, int 
     return pick;
 }
 
-static int cvg_greedy(const void *r, const void *s, const int *legal, int n, uint64_t *rng) {
-    return cv_greedy_index(r, s, legal, n, rng);
-}
-
 /* Rollout policy: greedy half of the time, uniform otherwise. */
 static int cvg_heuristic(const void *r, const void *s, const int *legal, int n, uint64_t *rng) {
     if (rng_draw(rng) & 1) return cv_greedy_index(r, s, legal, n, rng);
@@ -62,6 +58,5 @@ void cv_search_game(const cv_rules *r, sr_game *g) {
     g->determinize = cvg_determinize;
     g->infostate_key = cvg_key;
     g->heuristic_action = cvg_heuristic;
-    g->greedy_action = cvg_greedy;
     g->action_prior = NULL;
 }

@@ -35,8 +35,6 @@ typedef struct sr_game {
     uint64_t (*infostate_key)(const void *rules, const void *state, int player);
     /* the cheap heuristic rollout policy: index into legal[0..n) */
     int (*heuristic_action)(const void *rules, const void *state, const int *legal, int n, uint64_t *rng);
-    /* the greedy player's choice: index into legal[0..n) (best immediate score) */
-    int (*greedy_action)(const void *rules, const void *state, const int *legal, int n, uint64_t *rng);
     /* optional move prior: fill out[i] for legal[i] and return 1, or return 0
      * when it has no opinion here (with out == NULL: only say which). With a prior, trees expand the best-rated
      * untried action first and widen progressively (1 + sqrt(visits) children). */

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional
 
-from ._errors import InvalidStateError
+from ._errors import InvalidMoveError, InvalidStateError
 
 U64 = 1 << 64
 
@@ -56,3 +56,9 @@ def check_seed(seed: Any) -> None:
     """Constructor argument check: a seed is an integer in [0, 2**64)."""
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < U64:
         raise ValueError(f"seed must be an integer in [0, 2**64), not {seed!r}")
+
+
+def check_action_id(action: Any, num_actions: int) -> None:
+    """A Move's id is an integer in [0, num_actions), else InvalidMoveError."""
+    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < num_actions:
+        raise InvalidMoveError(f"action id {action!r} is not an integer in [0, {num_actions})")

@@ -34,7 +34,7 @@ from typing import Any, Mapping, Optional, Sequence, Union
 from . import _capulana
 from ._state import StateProtocol
 from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
-from ._validate import Fields, check_seed
+from ._validate import Fields, check_action_id, check_seed
 
 __all__ = [
     "CARDS",
@@ -157,9 +157,7 @@ class Move:
     action: int
 
     def __post_init__(self) -> None:
-        a = self.action
-        if isinstance(a, bool) or not isinstance(a, int) or not 0 <= a < NUM_ACTIONS:
-            raise InvalidMoveError(f"action id {a!r} is not an integer in [0, {NUM_ACTIONS})")
+        check_action_id(self.action, NUM_ACTIONS)
 
     @property
     def kind(self) -> str:
