@@ -566,6 +566,14 @@ int cv_check(const cv_rules *r, const cv_state *s, char *msg, size_t n) {
     seen |= s->discard;
     if (seen != game) FAIL("%d cards of the game are missing", popcount32(game & ~seen));
     if (s->round < 1 || s->round > CV_MAX_ROUNDS) FAIL("round %d is not in 1..9", s->round);
+    if ((s->round == 1) != (s->last_taker == CV_NONE)) FAIL("last_taker must be null in round 1 and only there");
+    if (s->last_taker != CV_NONE && s->last_taker > 1) FAIL("last_taker must be 0, 1 or null");
+    if (s->winner != CV_NONE && s->winner > 1) FAIL("winner must be 0, 1 or null");
+    if (cv_is_terminal(s) && s->winner == CV_NONE && s->round != CV_MAX_ROUNDS)
+        FAIL("the game is over without a winner, which only an R30 draw after round 9 allows");
+    /* one win per player per finished round: closed under play (capivarias_game.c) */
+    for (int k = 0; k < 2; ++k)
+        if (s->wins[k] > s->round - (cv_is_terminal(s) ? 0 : 1)) FAIL("round_wins[%d] is more than the rounds finished", k);
     if (!cv_is_terminal(s)) {
         if (s->to_move > 1) FAIL("to_move must be 0, 1 or null");
         if (s->winner != CV_NONE) FAIL("a winner is set but the game is not over");

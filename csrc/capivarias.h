@@ -142,8 +142,10 @@ int cv_playout(const cv_rules *r, cv_state *s, uint64_t *rng);
 /* Nodes depth actions deep (terminal before depth counts 0). */
 uint64_t cv_perft(const cv_rules *r, const cv_state *s, int depth);
 
-/* Check a state's internal consistency; returns 0 or writes a message and
- * returns -1. Mirrors what from_dict enforces; used as a last guard. */
+/* Check a state's internal consistency (cards, round, last_taker, winner,
+ * round_wins at most one per finished round); returns 0 or writes a message
+ * and returns -1. The last guard of cv_decode_state (capivarias_game.h),
+ * which is the authority on loadable states. */
 int cv_check(const cv_rules *r, const cv_state *s, char *msg, size_t n);
 
 #endif
