@@ -8,5 +8,6 @@
 
 extern const sr_policy cv_policy;   /* Capivárias: cv_policy.c */
 extern const sr_policy cp_policy;   /* Capulana: cp_policy.c */
+extern const sr_policy toy_policy;  /* Toy: toy_policy.c */
 
 #endif

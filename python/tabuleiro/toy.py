@@ -1,0 +1,276 @@
+"""Toy: a six-card game for two that exists to prove the game contract.
+
+It is the smallest game with everything the contract has to carry: hidden
+hands, a chance draw made by the state's own generator, a score where order
+matters, a state codec. The rules and the codec are C (``csrc/toy.c``, rules
+in ``csrc/toy.h``); this module is only the Python face: the notation, the
+state dict and the view. There is no Cython of its own: the generic binding
+runs it, and the conformance suite, perft and every agent play it unchanged.
+
+Rules. Cards 1..6 (action id = card - 1). Each player is dealt 2 hidden
+cards; 2 lie face down in the stock. Player 0 starts. A turn plays one card
+of your hand face up onto your own pile (``play N``), then you draw one stock
+card at random if any are left. The opponent moves next if they hold a card,
+else you do; when both hands are empty the game is over. A pile scores the
+sum of its cards, a card played onto a higher card counting double. The
+higher score wins (returns +1 / -1, or 0 / 0 on equal scores).
+
+>>> from tabuleiro import toy
+>>> s = toy.new_game(seed=2)
+>>> s.legal_moves()
+[Move.parse('play 3'), Move.parse('play 6')]
+>>> s.push("play 6")                # 6 points, then player 0 draws from the stock
+>>> s.view(1)                       # what player 1 sees
+{'game': 'toy', 'to_move': 1, 'hands': [{'count': 2}, [1, 4]], 'stock': {'count': 1}, 'piles': [[6], []]}
+>>> while not s.is_terminal:
+...     s.push(s.legal_moves()[0])
+>>> s.to_dict()["piles"], s.scores(), s.returns()      # 6 + 3*2 + 5 against 1 + 2 + 4
+([[6, 3, 5], [1, 2, 4]], [17, 7], [1.0, -1.0])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Mapping
+
+from ._errors import InvalidMoveError, InvalidStateError
+from ._game import Game, check_seed, load_game
+from ._state import Move as _Move
+from ._state import State as _State
+
+__all__ = ["GAME", "NUM_ACTIONS", "Move", "State", "Toy", "new_game", "random_playouts"]
+
+NUM_CARDS = 6
+NUM_ACTIONS: int = NUM_CARDS
+_U64 = 1 << 64
+
+
+# --- moves -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, repr=False)
+class Move(_Move):
+    """Playing one card onto your own pile: ``str()`` is ``play N``.
+
+    >>> m = Move.parse("play 3")
+    >>> m.action, m.card, str(m), Move(2) == m
+    (2, 3, 'play 3', True)
+    """
+
+    NUM_ACTIONS: ClassVar[int] = NUM_ACTIONS
+
+    @property
+    def card(self) -> int:
+        """The card played (1..6)."""
+        return self.action + 1
+
+    def __str__(self) -> str:
+        return f"play {self.card}"
+
+    @classmethod
+    def parse(cls, text: str) -> "Move":
+        """Read ``play N`` (N in 1..6).
+
+        :raises InvalidMoveError: anything else.
+        """
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"notation must be a string, not {type(text).__name__}")
+        parts = text.split()
+        if len(parts) == 2 and parts[0] == "play" and parts[1] in ("1", "2", "3", "4", "5", "6"):
+            return cls(int(parts[1]) - 1)
+        raise InvalidMoveError(f"a Toy move is 'play N' with N in 1..6, not {text!r}")
+
+
+# --- state ------------------------------------------------------------------------
+
+
+class State(_State):
+    """A Toy position. The dict (``to_dict()``) is::
+
+        {"game": "toy", "to_move": 0, "seed": 7,
+         "hands": [[1, 5], [2, 3]], "stock": [4, 6], "piles": [[], []]}
+
+    ``hands`` and ``stock`` are sets written in ascending order, ``piles`` in
+    play order (bottom first); ``to_move`` is null once the game is over;
+    ``seed`` is the generator that makes the next stock draw.
+    """
+
+    __slots__ = ()
+    MOVE = Move
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "State":
+        """Load and validate a state dict.
+
+        >>> s = new_game(seed=3)
+        >>> State.from_dict(s.to_dict()) == s
+        True
+
+        :raises InvalidStateError: (a ``ValueError``) naming the first problem.
+        """
+        return load_game("toy").from_dict(d)  # type: ignore[return-value]
+
+    def view(self, player: int) -> dict[str, Any]:
+        """What ``player`` sees: ``to_dict()`` with the opponent's hand and
+        the stock as counts, and no seed.
+
+        >>> new_game(seed=1).view(1)
+        {'game': 'toy', 'to_move': 0, 'hands': [{'count': 2}, [3, 4]], 'stock': {'count': 2}, 'piles': [[], []]}
+        """
+        _check_player(player)
+        d = self.to_dict()
+        del d["seed"]
+        d["hands"][1 - player] = {"count": len(d["hands"][1 - player])}
+        d["stock"] = {"count": len(d["stock"])}
+        return d
+
+    def determinize(self, player: int, seed: int) -> "State":
+        """A full state drawn uniformly from those consistent with
+        ``view(player)``: the cards that player cannot see are redealt to the
+        opponent's hand and the stock (counts kept), with a new generator.
+
+        >>> s = new_game(seed=1)
+        >>> d = s.determinize(0, seed=5)
+        >>> d.view(0) == s.view(0), d.determinize(0, seed=5) == s.determinize(0, seed=5)
+        (True, True)
+        """
+        _check_player(player)
+        return super().determinize(player, seed)
+
+    def __str__(self) -> str:
+        """The position as the player to move sees it (the other hand and
+        the stock as counts).
+
+        >>> print(new_game(seed=1))
+        Toy — player 0 to move
+        *P0 pile: -      score 0   hand: 1 2
+         P1 pile: -      score 0   hand: 2 cards
+        stock: 2 cards
+        """
+        d = self.to_dict()
+        me = d["to_move"]
+        sc = self.scores()
+        lines = ["Toy — " + ("game over" if me is None else f"player {me} to move")]
+        for q in (0, 1):
+            pile = " ".join(map(str, d["piles"][q])) or "-"
+            hand = d["hands"][q]
+            if q == me or not hand:
+                shown = " ".join(map(str, hand))
+            else:
+                shown = f"{len(hand)} card{'s' if len(hand) != 1 else ''}"
+            lines.append(f"{'*' if q == me else ' '}P{q} pile: {pile:<6} score {sc[q]:<3} hand: {shown or '-'}")
+        n = len(d["stock"])
+        lines.append(f"stock: {n} card{'s' if n != 1 else ''}")
+        if me is None:
+            r = self.returns()
+            lines.append("result: " + ("draw" if r[0] == 0 else f"player {0 if r[0] > 0 else 1} wins"))
+        return "\n".join(lines)
+
+
+def _check_player(player: Any) -> None:
+    if isinstance(player, bool) or not isinstance(player, int) or player not in (0, 1):
+        raise ValueError(f"player must be 0 or 1, not {player!r}")
+
+
+# --- the game: dicts <-> the C encoding (layout in csrc/toy.h) -------------------------------
+
+
+def _bad(msg: str) -> InvalidStateError:
+    return InvalidStateError(f"invalid Toy state: {msg}")
+
+
+def _get(d: Mapping[str, Any], key: str) -> Any:
+    if key not in d:
+        raise _bad(f"missing key {key!r}")
+    return d[key]
+
+
+def _list(value: Any, what: str, length: int = -1) -> list[Any]:
+    if not isinstance(value, list):
+        raise _bad(f"{what} must be a list, not {type(value).__name__}")
+    if length >= 0 and len(value) != length:
+        raise _bad(f"{what} must have {length} entries, not {len(value)}")
+    return value
+
+
+def _ids(cards: Any, where: str) -> list[int]:
+    """A count and the card ids of a list of card numbers."""
+    out = [len(_list(cards, where))]
+    for c in cards:
+        if isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= NUM_CARDS:
+            raise _bad(f"{where}: unknown card {c!r} (cards are 1..{NUM_CARDS})")
+        out.append(c - 1)
+    return out
+
+
+class Toy(Game):
+    """Toy (2 players, no parameters).
+
+    >>> g = load_game("toy")
+    >>> g.info.num_distinct_actions, g.info.max_game_length, g.info.hidden_information
+    (6, 6, True)
+    """
+
+    name = "toy"
+    title = "Toy"
+    PARAM_TYPES: ClassVar[dict[str, type]] = {}
+    State = State
+    Move = Move
+
+    def _encode_dict(self, d: Mapping[str, Any]) -> list[int]:
+        game = _get(d, "game")
+        if game != "toy":
+            raise _bad(f"game must be 'toy', not {game!r}")
+        to_move = _get(d, "to_move")
+        if to_move is not None and not (type(to_move) is int and to_move in (0, 1)):
+            raise _bad(f"to_move must be an integer in [0, 1] or null, not {to_move!r}")
+        seed = _get(d, "seed")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _U64:
+            raise _bad(f"seed must be an integer in [0, 2**64), not {seed!r}")
+        out = [-1 if to_move is None else to_move, seed - _U64 if seed >= 1 << 63 else seed]
+        hands = _list(_get(d, "hands"), "hands", 2)
+        out += _ids(hands[0], "hands[0]") + _ids(hands[1], "hands[1]") + _ids(_get(d, "stock"), "stock")
+        piles = _list(_get(d, "piles"), "piles", 2)
+        return out + _ids(piles[0], "piles[0]") + _ids(piles[1], "piles[1]")
+
+    def _decode_fields(self, f: list[int]) -> dict[str, Any]:
+        lists = []
+        i = 2
+        for _ in range(5):
+            n = f[i]
+            lists.append([c + 1 for c in f[i + 1:i + 1 + n]])
+            i += 1 + n
+        return {
+            "game": "toy",
+            "to_move": None if f[0] < 0 else f[0],
+            "seed": f[1] & (_U64 - 1),
+            "hands": [lists[0], lists[1]],
+            "stock": lists[2],
+            "piles": [lists[3], lists[4]],
+        }
+
+
+GAME = Toy
+
+# --- module functions ----------------------------------------------------------------------
+
+
+def new_game(*, seed: int) -> State:
+    """A new game dealt from ``seed`` (the short form of
+    ``load_game("toy").new_initial_state(seed=...)``).
+
+    >>> new_game(seed=1) == load_game("toy").new_initial_state(seed=1)
+    True
+    """
+    check_seed(seed)
+    return load_game("toy").new_initial_state(seed=seed)  # type: ignore[return-value]
+
+
+def random_playouts(n: int, *, seed: int) -> dict[str, Any]:
+    """Play ``n`` uniformly random games entirely in C; aggregate statistics.
+
+    >>> st = random_playouts(100, seed=3)
+    >>> st["games"], st["actions"]
+    (100, 600)
+    """
+    return load_game("toy").random_playouts(n, seed=seed)
