@@ -980,6 +980,13 @@ int cp_check(const cp_rules *r, const cp_state *s, char *msg, size_t len) {
             if (raw_of(&s->row[q], s->nstrips[q]) >> s->v[q])
                 FAIL("a raw strip shows in the capulana of player %d before its last card (R9)", q);
         }
+    for (int q = 0; q < n; ++q)
+        if (s->woven[q]) {             /* R9 held when the weaving step began (views and determinize undo it) */
+            cp_state t = *s;
+            t.rlen[q] = (uint8_t)(t.rlen[q] - t.woven[q]);
+            if (cp_replay_row(r, &t, q) == 0 && raw_of(&t.row[q], t.nstrips[q]))
+                FAIL("a raw strip showed in the capulana of player %d when this weaving step began (R9)", q);
+        }
     if (!cp_is_terminal(s)) {
         int buf[CP_MAX_ACTIONS];
         if (cp_legal_actions(r, s, buf) == 0) FAIL("player %d, to move, has no legal action", s->to_move);

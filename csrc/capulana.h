@@ -1,8 +1,8 @@
 /* capulana.h - Capulana rules engine (RULES.md part 1, docs/engine-notes.md).
  *
- * The card table and the objectives are data (cp_rules, filled from the
- * shipped CSVs at start-up by the Python layer or a C driver); no card face is
- * written in C. The state (cp_state) is a flat POD struct of at most 512
+ * The card table and the objectives are data (cp_rules, read from the
+ * shipped CSVs by cp_load_rules, capulana_game.h); no card face is written
+ * in C. The game contract's table and state codec are in capulana_game.c. The state (cp_state) is a flat POD struct of at most 512
  * bytes: clone is one memcpy.
  *
  * Card ids: 0..55 = fabric cards F01..F56, 56..60 = initial cards I1..I5.
@@ -273,8 +273,10 @@ int cp_row_strips(const cp_state *s, int p, uint8_t *colour, uint8_t *pattern);
 
 /* Check a state's internal consistency (what from_dict enforces beyond the
  * JSON shape: every card in one place, rows legal when replayed, offer order,
- * R3, R4, known holders, to_move, raw strips, deck size, a legal action for
- * the player to move); returns 0 or writes a message and returns -1. */
+ * R3, R4, known holders, to_move, raw strips (R9: also each row as it stood
+ * when the current weaving step began, which views and determinize show),
+ * deck size, a legal action for the player to move); returns 0 or writes a
+ * message and returns -1. */
 int cp_check(const cp_rules *r, const cp_state *s, char *msg, size_t n);
 
 #endif

@@ -1,0 +1,697 @@
+/* capulana_game.c - Capulana on the game contract: rules from the CSV texts,
+ * the sr_game table, and the state codec (capulana_game.h). */
+#include "capulana_game.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define BIT(c) (1ULL << (c))
+
+static const char *const OBJ_KEYS[CP_OBJ_NKEYS] = {
+    "long-color", "long-pattern", "three-colors", "three-patterns", "long-capulana",
+    "no-loose-strip", "two-wilds", "saver", "many-pieces", "perfect-match",
+};
+static const char *const PLACEMENTS[7] = { "+", ">1", ">2", ">3", "<1", "<2", "<3" };
+
+static int failf(char *msg, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int failf(char *msg, size_t n, const char *fmt, ...) {
+    if (msg && n) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, n, fmt, ap);
+        va_end(ap);
+    }
+    return SR_E_STATE;
+}
+
+/* ---- CSV (RFC 4180 as Python's csv module reads it) ----------------------------- */
+
+#define CSV_MAXF 8
+#define CSV_FLEN 128
+
+typedef struct {
+    const char *p;
+    int line;                     /* line of p, 1-based */
+} csv_in;
+
+typedef struct {
+    int n, line;                  /* fields, and the line the record starts on */
+    char f[CSV_MAXF][CSV_FLEN];
+} csv_row;
+
+/* The next record of in: 1, 0 at the end of the text, or -1 with a message. */
+static int csv_next(csv_in *in, csv_row *row, const char *file, char *msg, size_t mn) {
+    const char *p = in->p;
+    for (;;) {                                            /* blank lines are no records */
+        if (*p == '\n') { ++p; ++in->line; }
+        else if (*p == '\r' && p[1] == '\n') { p += 2; ++in->line; }
+        else break;
+    }
+    if (!*p) { in->p = p; return 0; }
+    row->n = 0;
+    row->line = in->line;
+    for (;;) {
+        if (row->n == CSV_MAXF) { failf(msg, mn, "%s line %d: more than %d fields", file, row->line, CSV_MAXF); return -1; }
+        char *dst = row->f[row->n];
+        size_t len = 0;
+        if (*p == '"') {
+            ++p;
+            for (;;) {
+                if (!*p) { failf(msg, mn, "%s line %d: a quoted field is not closed", file, row->line); return -1; }
+                char ch = *p;
+                if (ch == '"') {
+                    if (p[1] != '"') { ++p; break; }
+                    ++p;
+                }
+                if (ch == '\n') ++in->line;
+                if (len + 1 >= CSV_FLEN) { failf(msg, mn, "%s line %d: a field is longer than %d bytes", file, row->line, CSV_FLEN - 1); return -1; }
+                dst[len++] = ch;
+                ++p;
+            }
+            if (*p && *p != ',' && *p != '\n' && *p != '\r') {
+                failf(msg, mn, "%s line %d: text after a closing quote", file, row->line);
+                return -1;
+            }
+        } else {
+            while (*p && *p != ',' && *p != '\n' && *p != '\r') {
+                if (len + 1 >= CSV_FLEN) { failf(msg, mn, "%s line %d: a field is longer than %d bytes", file, row->line, CSV_FLEN - 1); return -1; }
+                dst[len++] = *p++;
+            }
+        }
+        dst[len] = 0;
+        row->n++;
+        if (*p == ',') { ++p; continue; }
+        if (*p == '\r' && p[1] == '\n') ++p;
+        else if (*p == '\r') { failf(msg, mn, "%s line %d: a carriage return inside a line", file, row->line); return -1; }
+        if (*p == '\n') { ++p; ++in->line; }
+        in->p = p;
+        return 1;
+    }
+}
+
+/* Column indexes of names[0..k) in the header record; -1 with a message if one is missing. */
+static int csv_header(csv_in *in, const char *file, const char *const *names, int k, int *col, int *ncols,
+                      char *msg, size_t mn) {
+    csv_row h;
+    int rc = csv_next(in, &h, file, msg, mn);
+    if (rc < 0) return -1;
+    if (rc == 0) { failf(msg, mn, "%s is empty (no header line)", file); return -1; }
+    for (int i = 0; i < k; ++i) {
+        col[i] = -1;
+        for (int j = 0; j < h.n; ++j)
+            if (!strcmp(h.f[j], names[i])) { col[i] = j; break; }
+        if (col[i] < 0) { failf(msg, mn, "%s: the header has no column '%s'", file, names[i]); return -1; }
+    }
+    *ncols = h.n;
+    return 0;
+}
+
+/* A decimal integer in [0, max] (surrounding spaces allowed; "" reads as
+ * empty_value when that is >= 0); 0, or -1 if not one. */
+static int parse_uint(const char *s, int max, int empty_value, int *out) {
+    while (*s == ' ' || *s == '\t') ++s;
+    if (!*s && empty_value >= 0) { *out = empty_value; return 0; }
+    long v = 0;
+    int digits = 0;
+    while (*s >= '0' && *s <= '9') {
+        v = v * 10 + (*s++ - '0');
+        if (v > max) return -1;
+        ++digits;
+    }
+    while (*s == ' ' || *s == '\t') ++s;
+    if (!digits || *s) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* A card or objective name: 1 to CP_NAME_LEN - 1 bytes, no space or control byte. */
+static int good_name(const char *s) {
+    size_t len = strlen(s);
+    if (len < 1 || len >= CP_NAME_LEN) return 0;
+    for (size_t i = 0; i < len; ++i)
+        if ((unsigned char)s[i] <= 0x20 || s[i] == 0x7f) return 0;
+    return 1;
+}
+
+/* A strip "CP" (tabuleiro.capulana._strip_codes): 0, or -1 with a message. */
+static int strip_codes(const char *s, size_t len, uint8_t *colour, uint8_t *pattern) {
+    static const char COLOURS[] = "YGRBO", PATTERNS[] = "DTCZL";
+    if (len != 2) return -1;
+    if (s[0] == '-' && s[1] == '-') { *colour = *pattern = CP_RAW; return 0; }
+    if (s[0] == '-' || s[1] == '-' || (s[0] == '*' && s[1] == '*')) return -1;
+    const char *c = s[0] ? strchr(COLOURS, s[0]) : NULL, *p = s[1] ? strchr(PATTERNS, s[1]) : NULL;
+    int cc = s[0] == '*' ? CP_WILD : c ? (int)(c - COLOURS) + 1 : -1;
+    int pc = s[1] == '*' ? CP_WILD : p ? (int)(p - PATTERNS) + 1 : -1;
+    if (cc < 0 || pc < 0) return -1;
+    *colour = (uint8_t)cc;
+    *pattern = (uint8_t)pc;
+    return 0;
+}
+
+/* in the loaders: write the message, fail with -1 */
+#define LFAIL(...) do { failf(msg, mn, __VA_ARGS__); return -1; } while (0)
+
+#define FABRIC_CSV "capulana_fabric_cards.csv"
+#define OBJ_CSV "capulana_objectives.csv"
+
+static int load_cards(const char *text, cp_card_def *defs, char *msg, size_t mn) {
+    static const char *const COLS[5] = { "id", "kind", "stripe", "value", "strips" };
+    csv_in in = { text, 1 };
+    csv_row row;
+    int col[5], ncols, count = 0, rc;
+    if (csv_header(&in, FABRIC_CSV, COLS, 5, col, &ncols, msg, mn)) return -1;
+    while ((rc = csv_next(&in, &row, FABRIC_CSV, msg, mn)) == 1) {
+        int line = row.line;
+        if (row.n != ncols) LFAIL(FABRIC_CSV " line %d: %d fields, but the header has %d", line, row.n, ncols);
+        if (count == CP_NCARDS) LFAIL(FABRIC_CSV " line %d: more than %d cards", line, CP_NCARDS);
+        const char *id = row.f[col[0]], *kind = row.f[col[1]], *stripe = row.f[col[2]];
+        cp_card_def *d = &defs[count];
+        memset(d, 0, sizeof *d);
+        if (!good_name(id)) LFAIL(FABRIC_CSV " line %d: card id '%s' must be 1 to %d bytes without spaces", line, id, CP_NAME_LEN - 1);
+        for (int i = 0; i < count; ++i)
+            if (!strcmp(defs[i].name, id)) LFAIL(FABRIC_CSV " line %d: card id %s is used twice", line, id);
+        memcpy(d->name, id, strlen(id));
+        int fabric = count < CP_NFABRIC;
+        if (strcmp(kind, fabric ? "fabric" : "initial"))
+            LFAIL(FABRIC_CSV " line %d: card %s has kind '%s', but the table lists %d fabric cards and then %d initial cards",
+                         line, id, kind, CP_NFABRIC, CP_NINITIAL);
+        d->kind = fabric ? CP_KIND_FABRIC : CP_KIND_INITIAL;
+        if (fabric ? strcmp(stripe, "black") && strcmp(stripe, "purple") : stripe[0] != 0)
+            LFAIL(FABRIC_CSV " line %d: card %s has stripe '%s' (%s)", line, id, stripe,
+                         fabric ? "black or purple" : "empty for an initial card");
+        d->black = (uint8_t)(fabric && !strcmp(stripe, "black"));
+        int value;
+        if (parse_uint(row.f[col[3]], 255, 0, &value))
+            LFAIL(FABRIC_CSV " line %d: card %s has value '%s' (an integer 0 to 255)", line, id, row.f[col[3]]);
+        d->value = (uint8_t)value;
+        const char *s = row.f[col[4]];
+        int want = fabric ? 4 : 3;
+        for (;;) {
+            while (*s == ' ' || *s == '\t') ++s;
+            if (!*s) break;
+            size_t len = strcspn(s, " \t");
+            if (d->nstrips == want)
+                LFAIL(FABRIC_CSV " line %d: card %s has more than %d strips", line, id, want);
+            if (strip_codes(s, len, &d->colour[d->nstrips], &d->pattern[d->nstrips]))
+                LFAIL(FABRIC_CSV " line %d: card %s: '%.*s' is not a strip (raw is '--', wild is one '*', colours YGRBO, patterns DTCZL)",
+                             line, id, (int)(len < 8 ? len : 8), s);
+            if (!fabric && d->colour[d->nstrips] == CP_RAW)
+                LFAIL(FABRIC_CSV " line %d: initial card %s has a raw strip (R1)", line, id);
+            d->nstrips++;
+            s += len;
+        }
+        if (d->nstrips != want) LFAIL(FABRIC_CSV " line %d: card %s has %d strips, not %d", line, id, d->nstrips, want);
+        ++count;
+    }
+    if (rc < 0) return -1;
+    if (count != CP_NCARDS) LFAIL(FABRIC_CSV " has %d cards, not %d (%d fabric, %d initial)", count, CP_NCARDS, CP_NFABRIC, CP_NINITIAL);
+    return 0;
+}
+
+static int load_objectives(const char *text, cp_objective_def *objs, char *msg, size_t mn) {
+    static const char *const COLS[3] = { "id", "points", "key" };
+    csv_in in = { text, 1 };
+    csv_row row;
+    int col[3], ncols, count = 0, rc;
+    if (csv_header(&in, OBJ_CSV, COLS, 3, col, &ncols, msg, mn)) return -1;
+    while ((rc = csv_next(&in, &row, OBJ_CSV, msg, mn)) == 1) {
+        int line = row.line;
+        if (row.n != ncols) LFAIL(OBJ_CSV " line %d: %d fields, but the header has %d", line, row.n, ncols);
+        if (count == CP_NOBJECTIVES) LFAIL(OBJ_CSV " line %d: more than %d objectives", line, CP_NOBJECTIVES);
+        const char *id = row.f[col[0]], *key = row.f[col[2]];
+        cp_objective_def *o = &objs[count];
+        memset(o, 0, sizeof *o);
+        if (!good_name(id)) LFAIL(OBJ_CSV " line %d: objective id '%s' must be 1 to %d bytes without spaces", line, id, CP_NAME_LEN - 1);
+        for (int i = 0; i < count; ++i)
+            if (!strcmp(objs[i].name, id)) LFAIL(OBJ_CSV " line %d: objective id %s is used twice", line, id);
+        memcpy(o->name, id, strlen(id));
+        int points;
+        if (parse_uint(row.f[col[1]], 255, -1, &points))
+            LFAIL(OBJ_CSV " line %d: objective %s has points '%s' (an integer 0 to 255)", line, id, row.f[col[1]]);
+        o->points = (uint8_t)points;
+        int k = 0;
+        while (k < CP_OBJ_NKEYS && strcmp(key, OBJ_KEYS[k])) ++k;
+        if (k == CP_OBJ_NKEYS) LFAIL(OBJ_CSV " line %d: objective %s has an unknown key '%s'", line, id, key);
+        o->key = (uint8_t)k;
+        ++count;
+    }
+    if (rc < 0) return -1;
+    if (count != CP_NOBJECTIVES) LFAIL(OBJ_CSV " has %d objectives, not %d", count, CP_NOBJECTIVES);
+    return 0;
+}
+
+int cp_load_rules(void *rules, const char *const *texts, char *msg, size_t n) {
+    cp_rules *r = rules;
+    cp_card_def cards[CP_NCARDS];
+    cp_objective_def objs[CP_NOBJECTIVES];
+    memset(r, 0, sizeof *r);
+    if (!texts || !texts[0] || !texts[1]) return failf(msg, n, "Capulana needs the texts of " FABRIC_CSV " and " OBJ_CSV);
+    if (load_cards(texts[0], cards, msg, n) || load_objectives(texts[1], objs, msg, n)) return SR_E_STATE;
+    int black = 0;
+    for (int c = 0; c < CP_NFABRIC; ++c) black += cards[c].black;
+    if (black < CP_HAND_SIZE * CP_MAX_PLAYERS)
+        return failf(msg, n, FABRIC_CSV " has %d black cards: 5 hands of %d need %d", black, CP_HAND_SIZE, CP_HAND_SIZE * CP_MAX_PLAYERS);
+    if (cp_rules_init(r, cards, objs) != 0) {
+        memset(r, 0, sizeof *r);
+        return failf(msg, n, "the Capulana tables are not usable by the engine");
+    }
+    if (msg && n) msg[0] = 0;
+    return SR_OK;
+}
+
+/* ---- the codec ------------------------------------------------------------------- */
+
+static inline int64_t i64_of(uint64_t u) { int64_t v; memcpy(&v, &u, sizeof v); return v; }
+static inline uint64_t u64_of(int64_t v) { uint64_t u; memcpy(&u, &v, sizeof u); return u; }
+
+typedef struct {
+    int64_t *out;
+    int max, n;
+} writer;
+
+/* write one field (counted even past max, so the caller learns it is short) */
+#define put(w, v) do { writer *w_ = (w); int64_t v_ = (v); if (w_->n < w_->max) w_->out[w_->n] = v_; w_->n++; } while (0)
+
+static void put_mask(writer *w, uint64_t m) {
+    put(w, __builtin_popcountll(m));
+    for (; m; m &= m - 1) put(w, __builtin_ctzll(m));
+}
+
+/* Cards of the k-th offer of the round (closed or open). */
+static uint64_t offer_mask(const cp_state *s, int k) {
+    uint64_t m = s->hold[cp_offerer(s, k)] & s->offered;
+    return k < s->players ? m & ~s->second : m & s->second;
+}
+
+int cp_encode_state(const void *rules, const void *state, int64_t *out, int max) {
+    (void)rules;
+    const cp_state *s = state;
+    writer w = { out, max < 0 ? 0 : max, 0 };
+    int n = s->players, over = cp_is_terminal(s), offer = s->phase == CP_PHASE_OFFER;
+    put(&w, n);
+    put(&w, s->round);
+    put(&w, s->start);
+    put(&w, s->phase);
+    put(&w, over ? -1 : s->to_move);
+    put(&w, i64_of(s->rng));
+    put_mask(&w, s->objectives);
+    put(&w, s->deck_n - s->deck_top);
+    for (int i = s->deck_top; i < s->deck_n; ++i) put(&w, s->deck[i]);
+    put(&w, offer ? n : 0);
+    if (offer) for (int j = 0; j < n; ++j) put(&w, s->slots[j]);
+    put(&w, offer ? s->n_offers : 0);
+    int made = offer ? s->n_offers + s->open : 0;
+    for (int k = 0; k < made; ++k) {
+        if (k == s->n_offers) put(&w, 1);                  /* the open offer */
+        put(&w, cp_offerer(s, k));
+        put(&w, s->offer_slot[k]);
+        put_mask(&w, offer_mask(s, k));
+    }
+    if (!(offer && s->open)) put(&w, 0);
+    for (int q = 0; q < n; ++q) put_mask(&w, s->hold[q] & ~s->offered);
+    for (int q = 0; q < n; ++q) {
+        put(&w, s->rlen[q]);
+        for (int i = 0; i < s->rlen[q]; ++i) {
+            int c = s->rcard[q][i];
+            put(&w, c);
+            put(&w, i ? cp_place_of(s, c) : 0);
+        }
+    }
+    for (int q = 0; q < n; ++q) put(&w, s->woven[q]);
+    for (int q = 0; q < n; ++q) put(&w, s->weave_done >> q & 1);
+    put(&w, __builtin_popcountll(s->known));
+    if (s->known) {
+        uint64_t held[CP_MAX_PLAYERS];                    /* cp_holder, once per player */
+        for (int q = 0; q < n; ++q) held[q] = s->hold[q] | cp_woven_mask(s, q);
+        for (uint64_t m = s->known; m; m &= m - 1) {
+            int c = __builtin_ctzll(m), h = -1;
+            for (int q = 0; q < n && h < 0; ++q) if (held[q] >> c & 1) h = q;
+            put(&w, c);
+            put(&w, h);
+        }
+    }
+    return w.n > w.max ? -SR_E_RANGE : w.n;
+}
+
+/* where a card was found while decoding (for "in two places") */
+enum { W_NONE = 0, W_DECK, W_SLOTS, W_OFFER, W_OPEN, W_HAND, W_ROW };
+
+typedef struct {
+    const cp_rules *r;
+    const int64_t *in;
+    int n, pos;
+    char *msg;
+    size_t ml;
+    uint8_t wkind[CP_NCARDS], widx[CP_NCARDS];
+} decoder;
+
+/* A field value for a message: its digits when small, else words (a field
+ * moved by a malformed encoding may be the seed, which messages never show). */
+static const char *value_text(int64_t v, char *buf) {
+    if (v > -1000 && v < 1000) snprintf(buf, 24, "%d", (int)v);
+    else snprintf(buf, 24, "%s", v < 0 ? "a large negative value" : "a large value");
+    return buf;
+}
+#define V(v) value_text((v), (char[24]){0})
+
+static int dfail(decoder *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int dfail(decoder *d, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->msg, d->ml, fmt, ap);
+    va_end(ap);
+    return SR_E_STATE;
+}
+
+/* The name of a place, e.g. "hand of player 2" (idx 0..9; n >= 21). */
+static void where_text(int kind, int idx, char *buf, size_t n) {
+    static const char *const NAMES[] = { "", "deck", "slots", "offer ", "open_offer", "hand of player ", "capulana of player " };
+    if (kind <= W_NONE || kind > W_ROW) kind = W_ROW;
+    size_t len = strlen(NAMES[kind]);
+    if (len + 2 > n) { buf[0] = 0; return; }
+    memcpy(buf, NAMES[kind], len);
+    if (kind == W_OFFER || kind == W_HAND || kind == W_ROW) buf[len++] = (char)('0' + idx % 10);
+    buf[len] = 0;
+}
+
+/* The next field into *v, or a message naming what was due. */
+static int next(decoder *d, int64_t *v, const char *what) {
+    *v = 0;
+    if (d->pos >= d->n) return dfail(d, "the encoding ends before %s (%d fields)", what, d->n);
+    *v = d->in[d->pos++];
+    return SR_OK;
+}
+
+/* A list count in [lo, hi]. */
+static int next_count(decoder *d, int64_t *v, const char *what, int lo, int hi) {
+    if (next(d, v, what)) return SR_E_STATE;
+    if (*v < lo || *v > hi) return dfail(d, "%s must have %d to %d entries, not %s", what, lo, hi, V(*v));
+    return SR_OK;
+}
+
+/* Take card v for a place (wkind, widx): a fabric card, or with initial an
+ * initial card (the first entry of a capulana); every card in one place. */
+static int take_card(decoder *d, int64_t v, int wkind, int widx, int initial, int *out) {
+    char where[32], other[32];
+    int c = (int)v;
+    *out = 0;
+    if (v < 0 || v >= CP_NCARDS || (c >= CP_NFABRIC) != initial || d->wkind[c] != W_NONE) {   /* a message */
+        where_text(wkind, widx, where, sizeof where);
+        if (v < 0 || v >= CP_NCARDS) return dfail(d, "%s: unknown card id %s", where, V(v));
+        const char *name = d->r->card[c].name;
+        if ((c >= CP_NFABRIC) != initial) {
+            if (initial) return dfail(d, "%s must start with an initial card (R1), not the fabric card %s", where, name);
+            return dfail(d, "%s: %s is an initial card; it can only start a capulana (R1)", where, name);
+        }
+        where_text(d->wkind[c], d->widx[c], other, sizeof other);
+        return dfail(d, "card %s is in two places (%s and %s)", name, other, where);
+    }
+    d->wkind[c] = (uint8_t)wkind;
+    d->widx[c] = (uint8_t)widx;
+    *out = c;
+    return SR_OK;
+}
+
+/* A set of fabric cards: count, then ids ascending. */
+static int take_set(decoder *d, int wkind, int widx, uint64_t *mask) {
+    char where[32];
+    int64_t cnt = 0, v = 0;
+    int prev = -1, c = 0;
+    where_text(wkind, widx, where, sizeof where);
+    if (next_count(d, &cnt, where, 0, CP_NFABRIC)) return SR_E_STATE;
+    *mask = 0;
+    for (int i = 0; i < cnt; ++i) {
+        if (next(d, &v, where) || take_card(d, v, wkind, widx, 0, &c)) return SR_E_STATE;
+        if (c < prev) return dfail(d, "%s must list its cards in ascending id order", where);
+        prev = c;
+        *mask |= BIT(c);
+    }
+    return SR_OK;
+}
+
+/* Offer k of the round (closed, or the open one): player, slot, cards. */
+static int take_offer(decoder *d, cp_state *t, int k, int open) {
+    char where[32];
+    int64_t v = 0;
+    int n = t->players, due = cp_offerer(t, k);
+    uint64_t m;
+    where_text(open ? W_OPEN : W_OFFER, k, where, sizeof where);
+    if (next(d, &v, "an offer's player")) return SR_E_STATE;
+    if (v < 0 || v >= n) return dfail(d, "%s player must be an integer in [0, %d], not %s", where, n - 1, V(v));
+    if (v != due)
+        return dfail(d, "%s is by player %s, but offer %d of the round is player %d's (1.3 offer order)", where, V(v), k, due);
+    if (next(d, &v, "an offer's slot")) return SR_E_STATE;
+    if (v < 0 || v >= n) return dfail(d, "%s slot must be an integer in [0, %d], not %s", where, n - 1, V(v));
+    t->offer_slot[k] = (uint8_t)v;
+    if (take_set(d, open ? W_OPEN : W_OFFER, k, &m)) return SR_E_STATE;
+    t->hold[due] |= m;
+    t->offered |= m;
+    if (k >= n) t->second |= m;
+    return SR_OK;
+}
+
+/* Read the fields into t and check them (see cp_decode_state). */
+static int decode_body(decoder *d, cp_state *t) {
+    const cp_rules *r = d->r;
+    int64_t v = 0, cnt = 0;
+    int c = 0;
+    memset(t, 0, sizeof *t);
+    memset(d->wkind, W_NONE, sizeof d->wkind);
+    /* header */
+    if (next(d, &v, "players")) return SR_E_STATE;
+    if (v < CP_MIN_PLAYERS || v > CP_MAX_PLAYERS) return dfail(d, "players must be an integer in [2, 5], not %s", V(v));
+    int n = (int)v;
+    t->players = (uint8_t)n;
+    if (next(d, &v, "round")) return SR_E_STATE;
+    if (v < 1 || v > CP_ROUNDS) return dfail(d, "round must be an integer in [1, 4], not %s", V(v));
+    t->round = (uint8_t)v;
+    if (next(d, &v, "start_player")) return SR_E_STATE;
+    if (v < 0 || v >= n) return dfail(d, "start_player must be an integer in [0, %d], not %s", n - 1, V(v));
+    t->start = (uint8_t)v;
+    if (next(d, &v, "phase")) return SR_E_STATE;
+    if (v < CP_PHASE_OFFER || v > CP_PHASE_OVER) return dfail(d, "phase must be 0 (offer), 1 (weave) or 2 (over), not %s", V(v));
+    int phase = (int)v;
+    t->phase = (uint8_t)phase;
+    if (next(d, &v, "to_move")) return SR_E_STATE;
+    if (v != -1 && (v < 0 || v >= n)) return dfail(d, "to_move must be an integer in [0, %d] or null (-1), not %s", n - 1, V(v));
+    if ((v == -1) != (phase == CP_PHASE_OVER)) return dfail(d, "to_move must be null exactly when the phase is 'over'");
+    t->to_move = v == -1 ? CP_NONE : (uint8_t)v;
+    if (next(d, &v, "seed")) return SR_E_STATE;
+    t->rng = u64_of(v);
+    /* objectives */
+    if (next_count(d, &cnt, "objectives", 0, CP_NOBJECTIVES)) return SR_E_STATE;
+    for (int i = 0, prev = -1; i < cnt; ++i) {
+        if (next(d, &v, "objectives")) return SR_E_STATE;
+        if (v < 0 || v >= CP_NOBJECTIVES) return dfail(d, "objectives: unknown objective id %s", V(v));
+        if (t->objectives >> v & 1) return dfail(d, "objectives: %s is listed twice", r->obj[v].name);
+        if (v < prev) return dfail(d, "objectives must be listed in ascending id order");
+        prev = (int)v;
+        t->objectives |= (uint16_t)(1u << v);
+    }
+    /* deck, slots */
+    if (next_count(d, &cnt, "deck", 0, CP_NFABRIC)) return SR_E_STATE;
+    for (int i = 0; i < cnt; ++i) {
+        if (next(d, &v, "deck") || take_card(d, v, W_DECK, 0, 0, &c)) return SR_E_STATE;
+        t->deck[i] = (uint8_t)c;
+    }
+    t->deck_top = 0;
+    t->deck_n = (uint8_t)cnt;
+    if (next(d, &cnt, "slots")) return SR_E_STATE;
+    if (phase == CP_PHASE_OFFER && cnt != n) return dfail(d, "the offer phase needs %d announced cards in slots, not %s", n, V(cnt));
+    if (phase != CP_PHASE_OFFER && cnt != 0) return dfail(d, "slots must be empty outside the offer phase");
+    memset(t->slots, CP_NONE, sizeof t->slots);
+    for (int i = 0; i < cnt; ++i) {
+        if (next(d, &v, "slots") || take_card(d, v, W_SLOTS, 0, 0, &c)) return SR_E_STATE;
+        t->slots[i] = (uint8_t)c;
+    }
+    /* offers */
+    if (next(d, &cnt, "offers")) return SR_E_STATE;
+    if (cnt < 0) return dfail(d, "offers must have 0 or more entries, not %s", V(cnt));
+    if (phase != CP_PHASE_OFFER && cnt) return dfail(d, "offers must be empty and open_offer null outside the offer phase");
+    if (cnt >= 2 * n) return dfail(d, "%s closed offers: the auction resolves when offer %d closes", V(cnt), 2 * n);
+    for (int k = 0; k < cnt; ++k)
+        if (take_offer(d, t, k, 0)) return SR_E_STATE;
+    t->n_offers = (uint8_t)cnt;
+    if (next(d, &v, "open_offer")) return SR_E_STATE;
+    if (v != 0 && v != 1) return dfail(d, "open_offer must be 0 (null) or 1 (an offer follows), not %s", V(v));
+    if (v && phase != CP_PHASE_OFFER) return dfail(d, "offers must be empty and open_offer null outside the offer phase");
+    t->open = (uint8_t)v;
+    if (t->open && take_offer(d, t, t->n_offers, 1)) return SR_E_STATE;
+    /* hands, capulanas */
+    for (int q = 0; q < n; ++q) {
+        uint64_t m;
+        if (take_set(d, W_HAND, q, &m)) return SR_E_STATE;
+        t->hold[q] |= m;
+    }
+    for (int q = 0; q < n; ++q) {
+        if (next(d, &cnt, "a capulana")) return SR_E_STATE;
+        if (cnt == 0) return dfail(d, "the capulana of player %d is empty: it starts with an initial card (R1)", q);
+        if (cnt < 0) return dfail(d, "capulana of player %d must have 1 to %d entries, not %s", q, CP_MAX_ROW, V(cnt));
+        if (cnt > CP_MAX_ROW)
+            return dfail(d, "the capulana of player %d has %s cards: this engine holds at most %d", q, V(cnt), CP_MAX_ROW);
+        for (int i = 0; i < cnt; ++i) {
+            int64_t pq = 0;
+            if (next(d, &v, "a capulana entry") || take_card(d, v, W_ROW, q, i == 0, &c)) return SR_E_STATE;
+            if (next(d, &pq, "a capulana placement")) return SR_E_STATE;
+            if (pq < 0 || pq >= 14)
+                return dfail(d, "capulana of player %d: entry %d has placement code %s, not 0 to 13", q, i, V(pq));
+            if (i == 0 && pq != 0)
+                return dfail(d, "capulana of player %d must start with its initial card placed 'n+' (R1), not '%s %c%s'",
+                             q, r->card[c].name, pq < 7 ? 'n' : 'r', PLACEMENTS[pq % 7]);
+            t->rcard[q][i] = (uint8_t)c;
+            if (i) cp_set_place(t, c, (int)pq);
+        }
+        t->rlen[q] = (uint8_t)cnt;
+    }
+    {   /* every fabric card somewhere */
+        char list[SR_MSG_LEN];
+        size_t len = 0;
+        list[0] = 0;
+        for (int x = 0; x < CP_NFABRIC; ++x)
+            if (d->wkind[x] == W_NONE && len < sizeof list) {
+                int w = snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "", r->card[x].name);
+                len += w > 0 ? (size_t)w : 0;
+            }
+        if (list[0]) return dfail(d, "cards missing from the state: %s", list);
+    }
+    /* woven, weave_done, known */
+    for (int q = 0; q < n; ++q) {
+        if (next(d, &v, "woven")) return SR_E_STATE;
+        if (v < 0 || v > 2) return dfail(d, "woven[%d] must be an integer in [0, 2], not %s", q, V(v));
+        t->woven[q] = (uint8_t)v;
+    }
+    for (int q = 0; q < n; ++q) {
+        if (next(d, &v, "weave_done")) return SR_E_STATE;
+        if (v != 0 && v != 1) return dfail(d, "weave_done[%d] must be true or false (1 or 0), not %s", q, V(v));
+        t->weave_done |= (uint8_t)(v << q);
+    }
+    int8_t holder[CP_NFABRIC];
+    memset(holder, -1, sizeof holder);
+    if (next_count(d, &cnt, "known", 0, CP_NFABRIC)) return SR_E_STATE;
+    for (int i = 0, prev = -1; i < cnt; ++i) {
+        if (next(d, &v, "known")) return SR_E_STATE;
+        if (v < 0 || v >= CP_NCARDS) return dfail(d, "known: unknown card id %s", V(v));
+        if (v >= CP_NFABRIC) return dfail(d, "known: %s is not a fabric card", r->card[v].name);
+        c = (int)v;
+        if (c <= prev) return dfail(d, "known must list its cards once each, in ascending id order");
+        prev = c;
+        if (next(d, &v, "a known card's holder")) return SR_E_STATE;
+        if (v < 0 || v >= n) return dfail(d, "known[%s] must be an integer in [0, %d], not %s", r->card[c].name, n - 1, V(v));
+        holder[c] = (int8_t)v;
+        t->known |= BIT(c);
+    }
+    if (d->pos != d->n) return dfail(d, "%d fields after the end of the state", d->n - d->pos);
+
+    /* the rows as placed (tabuleiro._capulana._load) */
+    for (int q = 0; q < n; ++q) {
+        int bad = cp_replay_row(r, t, q);
+        if (bad == 1) return dfail(d, "the capulana of player %d must start with an initial card placed 'n+' (R1)", q);
+        if (bad)
+            return dfail(d, "the capulana of player %d is illegal when replayed: entry %d breaks the R8 limits or the row outgrows %d strips",
+                         q, bad - 1, CP_MAX_STRIPS);
+        if (t->woven[q] >= t->rlen[q])
+            return dfail(d, "woven[%d] is %d, but the capulana of player %d holds %d cards after its initial card",
+                         q, t->woven[q], q, t->rlen[q] - 1);
+    }
+    /* R6: each known card's holder is the one named */
+    for (uint64_t m = t->known; m; m &= m - 1) {
+        c = __builtin_ctzll(m);
+        int h = cp_holder(t, c);
+        if (h < 0) return dfail(d, "known: %s is not in a hand, an offer or this step's weaving (R6)", r->card[c].name);
+        if (h != holder[c]) return dfail(d, "known: %s is held by player %d, not %d (R6)", r->card[c].name, h, holder[c]);
+    }
+    /* the last guard: offer order, R3, R4, to_move, raw strips (R9, also as
+     * each row stood when the weaving step began), engine limits, a legal action */
+    if (cp_check(r, t, d->msg, d->ml)) return SR_E_STATE;
+    return SR_OK;
+}
+
+int cp_decode_state(const void *rules, const int64_t *in, int n, void *state, char *msg, size_t msg_len) {
+    char local[SR_MSG_LEN];
+    decoder d;
+    cp_state t;
+    d.r = rules;
+    d.in = in;
+    d.n = in && n > 0 ? n : 0;
+    d.pos = 0;
+    d.msg = msg && msg_len ? msg : local;
+    d.ml = msg && msg_len ? msg_len : sizeof local;
+    d.msg[0] = 0;
+    int rc = decode_body(&d, &t);
+    if (rc != SR_OK) {
+        if (!d.msg[0]) snprintf(d.msg, d.ml, "inconsistent state");
+        return rc;
+    }
+    memcpy(state, &t, sizeof t);
+    return SR_OK;
+}
+
+/* ---- the sr_game table -------------------------------------------------------------- */
+
+int cp_max_game_length(int players) {
+    /* per round: 2 * players offers of at most 5 actions (bid, at most 3
+     * cards, done: 1.3, the 3-card limit) and one weaving turn per player of
+     * at most 2 actions (stop; a card and stop; or two cards, after which
+     * the turn ends by itself). A state is never past its round's start by
+     * a negative count, so the 4 rounds bound every game and every
+     * continuation of an accepted state. */
+    return CP_ROUNDS * (2 * players * (2 + CP_MAX_OFFER_CARDS) + 2 * players);
+}
+
+static void g_new(const sr_game *g, void *state, uint64_t seed) {
+    cp_new_game(g->rules, state, g->params[CP_PARAM_PLAYERS], seed);
+}
+
+static int g_current(const void *rules, const void *state) {
+    (void)rules;
+    const cp_state *s = state;
+    return cp_is_terminal(s) ? SR_TERMINAL : s->to_move;
+}
+
+static int g_legal(const void *rules, const void *state, int *buf) { return cp_legal_actions(rules, state, buf); }
+static void g_apply(const void *rules, void *state, int action) { cp_apply(rules, state, action); }
+static void g_returns(const void *rules, const void *state, double *out) { cp_returns(rules, state, out); }
+static void g_scores(const void *rules, const void *state, int *out) { cp_scores(rules, state, out); }
+static void g_determinize(const void *rules, const void *state, int player, uint64_t seed, void *out) {
+    cp_determinize(rules, state, player, seed, out);
+}
+static uint64_t g_key(const void *rules, const void *state, int player) { return cp_infostate_key(rules, state, player); }
+static int g_action_to_string(const void *rules, int action, char *buf, size_t n) {
+    int len = cp_action_to_string(rules, action, buf, n);
+    return len < 0 ? -SR_E_RANGE : len;
+}
+
+int cp_make_game(const void *rules, const int *params, sr_game *g, char *msg, size_t n) {
+    int players = params ? params[CP_PARAM_PLAYERS] : -1;
+    if (players < CP_MIN_PLAYERS || players > CP_MAX_PLAYERS) {
+        if (msg && n) snprintf(msg, n, "players must be 2 to 5, not %d", players);
+        return SR_E_PARAM;
+    }
+    _Static_assert(sizeof(cp_state) <= SR_MAX_STATE, "cp_state fits the contract");
+    _Static_assert(_Alignof(cp_state) <= SR_STATE_ALIGN, "cp_state alignment");
+    _Static_assert(CP_MAX_ACTIONS <= SR_MAX_LEGAL, "legal list fits");
+    memset(g, 0, sizeof *g);
+    g->info.name = "capulana";
+    g->info.num_players = players;
+    g->info.num_distinct_actions = CP_NUM_ACTIONS;
+    g->info.min_utility = 0.0;
+    g->info.max_utility = 1.0;
+    g->info.max_game_length = cp_max_game_length(players);
+    g->info.hidden_information = 1;
+    g->info.state_size = sizeof(cp_state);
+    g->rules = rules;
+    g->params[CP_PARAM_PLAYERS] = players;
+    g->new_initial_state = g_new;
+    g->current_player = g_current;
+    g->legal_actions = g_legal;
+    g->apply = g_apply;
+    g->returns = g_returns;
+    g->scores = g_scores;
+    g->determinize = g_determinize;
+    g->infostate_key = g_key;
+    g->action_to_string = g_action_to_string;
+    g->encode = cp_encode_state;
+    g->decode = cp_decode_state;
+    if (msg && n) msg[0] = 0;
+    return SR_OK;
+}

@@ -1,0 +1,101 @@
+/* cp_policy.c - Capulana's search policy (rollouts, greedy play, the shaped
+ * reward, the weaving prior): search policy, not rules; the registry joins
+ * it to the game (csrc/registry.c). Moved unchanged from cp_game.c: the same
+ * rng draws in the same order, so agents play the same moves for a seed. */
+#include "policies.h"
+#include "../capulana.h"
+#include "../rng.h"
+#include <stdlib.h>
+
+/* Greedy choice (index into legal[0..n)): in a weaving turn, the first
+ * action of the cp_weaving_options step with the best final score (R11) for
+ * the mover, ties by rng; in the offer phase, uniform. Allocates the options
+ * buffer once per call; -SR_E_NOMEM if memory fails. */
+static int greedy_index(const void *rv, const void *sv, const int *legal, int n, uint64_t *rng) {
+    const cp_rules *r = rv;
+    const cp_state *s = sv;
+    if (s->phase != CP_PHASE_WEAVE) return (int)rng_pick(rng, (uint32_t)n);
+    int cap = 4096, k;
+    cp_weave_option *opt = NULL;
+    for (;;) {
+        opt = malloc(sizeof *opt * (size_t)cap);
+        if (!opt) return -SR_E_NOMEM;
+        k = cp_weaving_options(r, s, opt, cap);
+        if (k >= 0) break;
+        free(opt);
+        cap *= 4;
+    }
+    int best = -1, ties = 0, first = legal[0];
+    for (int i = 0; i < k; ++i) {
+        if (best < 0 || opt[i].final_score > opt[best].final_score) { best = i; ties = 1; }
+        else if (opt[i].final_score == opt[best].final_score && rng_pick(rng, (uint32_t)++ties) == 0) best = i;
+    }
+    if (best >= 0) first = opt[best].actions[0];
+    free(opt);
+    for (int i = 0; i < n; ++i) if (legal[i] == first) return i;
+    return 0;
+}
+
+/* Rollout policy: in a weaving turn, half of the time the single action
+ * (a card with its placement, or stop) after which the mover's score is
+ * highest (one card of look-ahead: cheap enough for rollouts); otherwise,
+ * and in the offer phase, uniform. */
+static int heuristic_action(const void *rv, const void *sv, const int *legal, int n, uint64_t *rng) {
+    const cp_rules *r = rv;
+    const cp_state *s = sv;
+    if (s->phase != CP_PHASE_WEAVE || (rng_draw(rng) & 1)) return (int)rng_pick(rng, (uint32_t)n);
+    int me = s->to_move, best = 0, ties = 0, best_v = -(1 << 30);
+    int sc[CP_MAX_PLAYERS];
+    for (int i = 0; i < n; ++i) {
+        cp_state c = *s;
+        cp_apply(r, &c, legal[i]);
+        cp_scores(r, &c, sc);
+        if (sc[me] > best_v) { best_v = sc[me]; best = i; ties = 1; }
+        else if (sc[me] == best_v && rng_pick(rng, (uint32_t)++ties) == 0) best = i;
+    }
+    return best;
+}
+
+/* The search's reward, in [0, 1]: half the R11 win share, half the
+ * final-score margin over the other players' mean (scaled), so that
+ * searches also prefer the bigger of two wins and the smaller of two losses. */
+static void shaped_returns(const void *r, const void *s, double *out) {
+    const cp_state *st = (const cp_state *)s;
+    int sc[CP_MAX_PLAYERS], n = st->players, total = 0;
+    cp_returns(r, s, out);
+    cp_scores(r, s, sc);
+    for (int p = 0; p < n; ++p) total += sc[p];
+    for (int p = 0; p < n; ++p) {
+        double margin = sc[p] - (double)(total - sc[p]) / (n - 1);
+        double m = 0.5 + margin / 40.0;
+        m = m < 0 ? 0 : m > 1 ? 1 : m;
+        out[p] = 0.5 * out[p] + 0.5 * m;
+    }
+}
+
+/* Prior in a weaving turn with a choice: the mover's final score (R11)
+ * after each action; no opinion elsewhere. */
+static int action_prior(const void *rv, const void *sv, const int *legal, int n, double *out) {
+    const cp_rules *r = rv;
+    const cp_state *s = sv;
+    if (s->phase != CP_PHASE_WEAVE || n < 2) return 0;
+    if (!out) return 1;
+    int me = s->to_move, sc[CP_MAX_PLAYERS];
+    for (int i = 0; i < n; ++i) {
+        cp_state c = *s;
+        cp_apply(r, &c, legal[i]);
+        cp_scores(r, &c, sc);
+        out[i] = sc[me];
+    }
+    return 1;
+}
+
+const sr_policy cp_policy = {
+    .heuristic_action = heuristic_action,
+    .shaped_returns = shaped_returns,
+    .action_prior = action_prior,
+    .greedy_index = greedy_index,
+    .default_c = 0.7,
+    .default_shaped = 1,
+    .default_prior = 1,
+};
