@@ -12,6 +12,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
+# the project root (for tests.reference), also when run from elsewhere or with another config
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 RATIOS = [
@@ -22,6 +25,7 @@ RATIOS = [
 ]
 
 
+@pytest.hookimpl(trylast=True)   # after pytest-benchmark's table, as the docstring says
 def pytest_terminal_summary(terminalreporter, exitstatus, config):  # type: ignore[no-untyped-def]
     bs = getattr(config, "_benchmarksession", None)
     if bs is None or not bs.benchmarks:

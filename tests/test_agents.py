@@ -41,18 +41,21 @@ def report(label: str, wins: float, n: int) -> float:
     return wins / n
 
 
+@pytest.mark.slow
 def test_ismcts_beats_random_at_capivarias() -> None:
     n = 200
     wins = capivarias_match(make("ismcts", iterations=1000, seed=1), make("random", seed=2), n, seed0=1000)
     assert report("ismcts(1000) vs random, Capivárias", wins, n) >= 0.90
 
 
+@pytest.mark.slow
 def test_ismcts_beats_greedy_at_capivarias() -> None:
     n = 200
     wins = capivarias_match(make("ismcts", iterations=1000, seed=3), make("greedy", seed=4), n, seed0=2000)
     assert report("ismcts(1000) vs greedy, Capivárias", wins, n) >= 0.70
 
 
+@pytest.mark.slow
 def test_more_iterations_beat_fewer() -> None:
     n = 100
     wins = capivarias_match(make("ismcts", iterations=4000, seed=5), make("ismcts", iterations=250, seed=6), n,
@@ -61,6 +64,7 @@ def test_more_iterations_beat_fewer() -> None:
     assert wilson(wins, n)[0] > 0.5 - 0.05  # and not by a fluke of one seed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["flatmc", "mcts"])
 def test_other_searches_beat_random(name: str) -> None:
     n = 40
@@ -178,6 +182,7 @@ def capulana_game(seats: list[agents.Agent], seed: int) -> tuple[list[float], li
     return s.returns(), s.scores()
 
 
+@pytest.mark.slow
 def test_ismcts_finishes_first_against_two_random_capulana_players() -> None:
     n = 30
     first = 0.0
@@ -190,6 +195,7 @@ def test_ismcts_finishes_first_against_two_random_capulana_players() -> None:
     assert report("ismcts(1000) first among 3 with 2 random, Capulana", first, n) >= 0.80
 
 
+@pytest.mark.slow
 def test_ismcts_outscores_greedy_capulana_players() -> None:
     n = 30
     mine, theirs = 0.0, 0.0

@@ -33,6 +33,7 @@ def asan_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return configure(tmp_path_factory, "asan", "TABULEIRO_SANITIZE")
 
 
+@pytest.mark.slow
 def test_search_threads_clean_under_thread_sanitizer(tmp_path_factory: pytest.TempPathFactory) -> None:
     """threads=2 searches run without data races (ThreadSanitizer)."""
     build = configure(tmp_path_factory, "tsan", "TABULEIRO_SANITIZE_THREAD", "test_search")
@@ -49,10 +50,12 @@ def ctest_names(build: Path) -> list[str]:
             and ":" in line]
 
 
+@pytest.mark.slow
 def test_c_drivers_are_registered(asan_build: Path) -> None:
     assert "capivarias_random_games" in ctest_names(asan_build)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["capivarias_random_games", "capulana_random_games", "search_threads"])
 def test_c_driver_clean_under_sanitizers(asan_build: Path, name: str) -> None:
     if name not in ctest_names(asan_build):

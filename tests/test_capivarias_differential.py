@@ -42,6 +42,7 @@ def play_both(seed: int, expansion: bool) -> int:
         steps += 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_engine_matches_reference(chunk: int) -> None:
     per = GAMES // CHUNKS

@@ -54,6 +54,7 @@ def play_both(players: int, seed: int) -> int:
         steps += 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_engine_matches_reference(players: int, chunk: int) -> None:

@@ -54,6 +54,7 @@ def brute_force(s: capulana.State) -> dict[tuple[str, ...], tuple[tuple[int, ...
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_weaving_options_match_brute_force(chunk: int) -> None:
     per = POSITIONS // CHUNKS

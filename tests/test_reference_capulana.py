@@ -433,6 +433,7 @@ def check_conservation(d):
     assert sorted(places) == fabric_names()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_random_games(players):
     import random
