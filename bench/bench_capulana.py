@@ -88,7 +88,7 @@ def test_c_weaving_options(benchmark):  # type: ignore[no-untyped-def]
 
     def run() -> None:
         for _ in range(WEAVE_CALLS):
-            s._weaving_options()
+            s.weaving_options()
 
     benchmark(run)
 

@@ -36,7 +36,7 @@ def main() -> None:
 
     import pyspiel
 
-    from tabuleiro import _capivarias, _capulana, capivarias, capulana
+    from tabuleiro import capivarias, capulana
 
     results = {}
     c4 = pyspiel.load_game("connect_four")
@@ -66,9 +66,9 @@ def main() -> None:
     cp = capulana.new_game(players=4, seed=1)
     for threads in (1, 2):
         results[f"tabuleiro mcts capivarias {threads}t"] = rate(
-            lambda: _capivarias.search(cv, 1, 7, sims, 0.0, 1.4, 0, threads, 1 << 20), sims, secs)
+            lambda: cv._search(1, 7, sims, 0.0, 1.4, False, False, False, threads, 1 << 20), sims, secs)
         results[f"tabuleiro ismcts capulana4 {threads}t"] = rate(
-            lambda: _capulana.search(cp, 2, 7, hsims, 0.0, 0.7, 0, threads, 1 << 20), hsims, secs)
+            lambda: cp._search(2, 7, hsims, 0.0, 0.7, False, True, True, threads, 1 << 20), hsims, secs)
 
     for k, v in results.items():
         print(f"{k:<40} {v:>12,.0f} simulations/s")

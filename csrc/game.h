@@ -30,6 +30,9 @@
 #define SR_MSG_LEN 256           /* room for an error message */
 #define SR_TERMINAL (-4)         /* current_player of a finished game (OpenSpiel's value) */
 
+/* A buffer any game's state fits in, aligned for it. */
+typedef struct { _Alignas(SR_STATE_ALIGN) uint8_t b[SR_MAX_STATE]; } sr_state_buf;
+
 /* Error codes: 0 is success; callers tell failures apart by these. */
 typedef enum {
     SR_OK = 0,
@@ -162,5 +165,14 @@ typedef struct {
 /* Play n uniformly random games from new games whose seeds are drawn from
  * seed: SR_OK, SR_E_STUCK or SR_E_STOPPED (the stats count the games done). */
 int sr_random_playouts(const sr_game *g, uint64_t n, uint64_t seed, const volatile int *stop, sr_playout_stats *out);
+
+/* Run work(arg) on a worker thread while the calling thread calls
+ * poll(ctx) every poll_ms milliseconds (and once the work ends); when poll
+ * returns nonzero or *external becomes nonzero, *stop is raised for the work
+ * to see. Returns when the work has ended (no thread is left running):
+ * SR_OK, or SR_E_NOMEM if no thread could be started (then the work ran on
+ * the calling thread without polling). The last poll value goes to *polled. */
+int sr_run_polled(void (*work)(void *), void *arg, volatile int *stop, const volatile int *external,
+                  int (*poll)(void *), void *ctx, int poll_ms, int *polled);
 
 #endif

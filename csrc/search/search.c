@@ -1,4 +1,5 @@
 /* search.c - FlatMC, determinized UCT and ISMCTS over the sr_game contract. */
+#define _POSIX_C_SOURCE 200809L   /* clock_gettime, pthreads */
 #include "search.h"
 #include "../rng.h"
 #include <math.h>
@@ -27,17 +28,20 @@ typedef struct {
 
 typedef struct {
     const sr_game *g;
+    const sr_evaluator *ev;
     const sr_params *p;
     const uint8_t *root;
     int root_player;
     uint64_t rng;
-    long iterations_budget;
+    long iterations_budget;    /* -1 = no iteration limit */
+    int error;                 /* SR_OK, or the sr_error that ended this tree */
     double deadline;
     /* pools */
     node_t *nodes; long n_nodes, cap_nodes;
     edge_t *edges; long n_edges, cap_edges;
     int *table; long table_mask;    /* ISMCTS: node index by key, open addressing */
     int pool_full;
+    int stopped;               /* the stop flag ended this tree */
     long iterations_done;
     /* FlatMC root statistics */
     double flat_reward[SR_MAX_LEGAL];
@@ -66,14 +70,16 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-void sr_playout(const sr_game *g, void *state, int heuristic, uint64_t *rng) {
-    int buf[SR_MAX_LEGAL];
-    while (g->current_player(g->rules, state) != SR_TERMINAL) {
-        int n = g->legal_actions(g->rules, state, buf);
-        int i = heuristic && g->heuristic_action ? g->heuristic_action(g->rules, state, buf, n, rng)
-                                                 : (int)rng_pick(rng, (uint32_t)n);
-        g->apply(g->rules, state, buf[i]);
-    }
+void sr_make_evaluator(const sr_policy *policy, int heuristic_rollout, int shaped, int prior, sr_evaluator *out) {
+    out->rollout = heuristic_rollout && policy ? policy->heuristic_action : NULL;
+    out->value = shaped && policy ? policy->shaped_returns : NULL;
+    out->prior = prior && policy ? policy->action_prior : NULL;
+}
+
+/* The rollout's value: the evaluator's, else the game's true returns. */
+static inline void value_of(const tree_t *t, const void *state, double *out) {
+    if (t->ev->value) t->ev->value(t->g->rules, state, out);
+    else t->g->returns(t->g->rules, state, out);
 }
 
 /* ---- pools ---------------------------------------------------------------- */
@@ -133,8 +139,9 @@ static inline void clear_bits(tree_t *t, const int *legal, int n) {
 
 static void iterate_tree(tree_t *t, int ismcts) {
     const sr_game *g = t->g;
-    const int np = g->num_players(g->rules, t->root);
-    uint8_t state[SR_MAX_STATE];
+    const sr_evaluator *ev = t->ev;
+    sr_state_buf sb;
+    uint8_t *state = sb.b;
     int legal[SR_MAX_LEGAL];
     int path_node[MAX_DEPTH], path_edge[MAX_DEPTH], depth = 0;
     g->determinize(g->rules, t->root, t->root_player, rng_draw(&t->rng), state);
@@ -147,6 +154,7 @@ static void iterate_tree(tree_t *t, int ismcts) {
         int player = g->current_player(g->rules, state);
         if (player == SR_TERMINAL) break;
         int n = g->legal_actions(g->rules, state, legal);
+        if (n <= 0) { t->error = SR_E_STUCK; return; }   /* unfinished, nothing legal: a bad world */
         /* the bitmaps are all zero here: each step clears what it set */
         for (int i = 0; i < n; ++i) t->legal_bits[legal[i] >> 6] |= 1ULL << (legal[i] & 63);
         int n_have = 0;
@@ -158,10 +166,10 @@ static void iterate_tree(tree_t *t, int ismcts) {
         }
         int chosen = NONE;
         int have_prior = 0;
-        if (n_have < n && g->action_prior && g->action_prior(g->rules, state, legal, n, NULL)) {
+        if (n_have < n && ev->prior && ev->prior(g->rules, state, legal, n, NULL)) {
             /* progressive widening: with a prior, 1 + sqrt(visits) children */
             if (n_have > 0 && (double)n_have >= 1.0 + sqrt((double)node_visits)) n_have = -n_have;
-            else have_prior = g->action_prior(g->rules, state, legal, n, t->prior);
+            else have_prior = ev->prior(g->rules, state, legal, n, t->prior);
         }
         if (n_have >= 0 && n_have < n) {
             int pick = NONE;
@@ -221,10 +229,10 @@ static void iterate_tree(tree_t *t, int ismcts) {
             node = t->edges[chosen].child;
         }
     }
-    sr_playout(g, state, t->p->rollout == SR_ROLLOUT_HEURISTIC, &t->rng);
+    int rc = sr_playout(g, state, ev->rollout, &t->rng, NULL);
+    if (rc != SR_OK) { t->error = rc; return; }
     double ret[SR_MAX_PLAYERS];
-    g->returns(g->rules, state, ret);
-    (void)np;
+    value_of(t, state, ret);
     for (int i = 0; i < depth; ++i) {          /* max^n: each node's player's return */
         edge_t *e = &t->edges[path_edge[i]];
         e->visits++;
@@ -234,13 +242,15 @@ static void iterate_tree(tree_t *t, int ismcts) {
 
 static void iterate_flat(tree_t *t) {
     const sr_game *g = t->g;
-    uint8_t state[SR_MAX_STATE];
+    sr_state_buf sb;
+    uint8_t *state = sb.b;
     double ret[SR_MAX_PLAYERS];
     int i = (int)(t->iterations_done % t->n_root);
     g->determinize(g->rules, t->root, t->root_player, rng_draw(&t->rng), state);
     g->apply(g->rules, state, t->root_legal[i]);
-    sr_playout(g, state, t->p->rollout == SR_ROLLOUT_HEURISTIC, &t->rng);
-    g->returns(g->rules, state, ret);
+    int rc = sr_playout(g, state, t->ev->rollout, &t->rng, NULL);
+    if (rc != SR_OK) { t->error = rc; return; }
+    value_of(t, state, ret);
     t->flat_visits[i]++;
     t->flat_reward[i] += ret[t->root_player];
 }
@@ -250,25 +260,29 @@ static void iterate_flat(tree_t *t) {
 static void *run_tree(void *arg) {
     tree_t *t = (tree_t *)arg;
     const int kind = t->p->kind;
+    const volatile int *stop = t->p->stop;
     for (long it = 0;; ++it) {
-        if (t->iterations_budget > 0 && it >= t->iterations_budget) break;
+        if (t->iterations_budget >= 0 && it >= t->iterations_budget) break;
         if (t->deadline > 0 && (it & 15) == 0 && it > 0 && now_seconds() >= t->deadline) break;
+        if (stop && *stop) { t->stopped = 1; break; }
         if (kind == SR_FLATMC) iterate_flat(t);
         else iterate_tree(t, kind == SR_ISMCTS);
+        if (t->error) break;
         t->iterations_done = it + 1;
     }
     return NULL;
 }
 
-static int tree_init(tree_t *t, const sr_game *g, const sr_params *p, const void *root, long budget, uint64_t seed) {
+static int tree_init(tree_t *t, const sr_game *g, const sr_evaluator *ev, const sr_params *p, const void *root,
+                     long budget, uint64_t seed) {
     memset(t, 0, sizeof *t);
-    t->g = g; t->p = p; t->root = (const uint8_t *)root;
+    t->g = g; t->ev = ev; t->p = p; t->root = (const uint8_t *)root;
     t->root_player = g->current_player(g->rules, root);
     t->rng = seed;
     t->iterations_budget = budget;
     t->n_root = g->legal_actions(g->rules, root, t->root_legal);
-    long cap = p->max_nodes > 0 ? p->max_nodes : 1L << 20;
-    if (budget > 0 && budget + 2 < cap) cap = budget + 2;
+    long cap = p->max_nodes;                        /* 1..SR_MAX_NODES, checked by sr_search */
+    if (budget >= 0 && budget < cap - 2) cap = budget + 2;
     if (p->kind == SR_FLATMC) cap = 1;
     t->cap_nodes = cap;
     t->cap_edges = cap;
@@ -278,10 +292,11 @@ static int tree_init(tree_t *t, const sr_game *g, const sr_params *p, const void
     while (ts < 2 * cap) ts <<= 1;
     t->table_mask = ts - 1;
     t->table = p->kind == SR_ISMCTS ? malloc(sizeof(int) * (size_t)ts) : NULL;
-    int words = (g->num_actions + 63) / 64;
+    int words = (g->info.num_distinct_actions + 63) / 64;
     t->legal_bits = malloc((size_t)words * 8);
     t->edge_bits = malloc((size_t)words * 8);
-    if (!t->nodes || !t->edges || !t->legal_bits || !t->edge_bits || (p->kind == SR_ISMCTS && !t->table)) return -1;
+    if (!t->nodes || !t->edges || !t->legal_bits || !t->edge_bits || (p->kind == SR_ISMCTS && !t->table))
+        return SR_E_NOMEM;
     if (t->table) memset(t->table, 0xFF, sizeof(int) * (size_t)ts);
     memset(t->legal_bits, 0, (size_t)words * 8);
     memset(t->edge_bits, 0, (size_t)words * 8);
@@ -306,33 +321,39 @@ static void root_stats(tree_t *t, long *visits, double *reward) {
     }
 }
 
-int sr_search(const sr_game *g, const void *root, const sr_params *p, sr_result *out) {
+int sr_search(const sr_game *g, const sr_evaluator *ev, const void *root, const sr_params *p, sr_result *out) {
     pthread_once(&log_once, log_init);
     memset(out, 0, sizeof *out);
     out->best = NONE;
-    if (g->current_player(g->rules, root) == SR_TERMINAL) return -1;
-    if (g->state_size > SR_MAX_STATE || p->threads < 1 || p->threads > 64) return -1;
-    if (p->iterations <= 0 && p->time_limit <= 0) return -1;
+    if (p->kind < SR_FLATMC || p->kind > SR_ISMCTS || p->threads < 1 || p->threads > SR_MAX_THREADS) return SR_E_PARAM;
+    if (p->iterations < 0 || !(p->time_limit >= 0 && p->time_limit <= 1e9)) return SR_E_PARAM;   /* NaN fails */
+    if (p->iterations == 0 && p->time_limit <= 0) return SR_E_PARAM;
+    if (!(p->c >= 0 && p->c <= 1e9) || p->max_nodes < 1 || p->max_nodes > SR_MAX_NODES) return SR_E_PARAM;
+    if (g->info.state_size > SR_MAX_STATE || g->info.num_players > SR_MAX_PLAYERS) return SR_E_PARAM;
+    if (g->current_player(g->rules, root) == SR_TERMINAL) return SR_E_TERMINAL;
     int threads = p->threads;
     tree_t *trees = calloc((size_t)threads, sizeof(tree_t));
-    if (!trees) return -1;
+    if (!trees) return SR_E_NOMEM;
     double deadline = p->time_limit > 0 ? now_seconds() + p->time_limit : 0;
-    int rc = 0;
+    int rc = SR_OK;
     for (int k = 0; k < threads; ++k) {
-        long budget = p->iterations > 0 ? p->iterations / threads + (k < p->iterations % threads) : 0;
+        /* each thread's share of the iterations (0 is none at all); -1: time alone */
+        long budget = p->iterations > 0 ? p->iterations / threads + (k < p->iterations % threads) : -1;
         uint64_t s = p->seed ^ (0xD1B54A32D192ED03ULL * (uint64_t)(k + 1));
-        if (tree_init(&trees[k], g, p, root, budget, s) != 0) rc = -1;
+        int e = tree_init(&trees[k], g, ev, p, root, budget, s);
+        if (e != SR_OK) rc = e;
         trees[k].deadline = deadline;
     }
-    if (rc == 0) {
+    if (rc == SR_OK && trees[0].n_root <= 0) rc = SR_E_STUCK;
+    if (rc == SR_OK) {
         int n_root = trees[0].n_root;
         if (n_root == 1 && p->kind != SR_FLATMC) {
             /* a single legal action: nothing to search (OpenSpiel does the same) */
         } else if (threads == 1) {
             run_tree(&trees[0]);
         } else {
-            pthread_t tid[64];
-            int started[64] = {0};
+            pthread_t tid[SR_MAX_THREADS];
+            int started[SR_MAX_THREADS] = {0};
             for (int k = 1; k < threads; ++k) started[k] = pthread_create(&tid[k], NULL, run_tree, &trees[k]) == 0;
             run_tree(&trees[0]);
             for (int k = 1; k < threads; ++k) {
@@ -347,6 +368,8 @@ int sr_search(const sr_game *g, const void *root, const sr_params *p, sr_result 
             out->iterations += trees[k].iterations_done;
             out->nodes += trees[k].n_nodes;
             out->pool_full |= trees[k].pool_full;
+            out->stopped |= trees[k].stopped;
+            if (trees[k].error) rc = trees[k].error;
         }
         out->n = n_root;
         double best_key = -1e300;

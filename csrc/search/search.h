@@ -17,10 +17,29 @@
  */
 #ifndef TABULEIRO_SEARCH_H
 #define TABULEIRO_SEARCH_H
-#include "game.h"
+#include "../game.h"
 
 typedef enum { SR_FLATMC = 0, SR_MCTS = 1, SR_ISMCTS = 2 } sr_kind;
 typedef enum { SR_ROLLOUT_RANDOM = 0, SR_ROLLOUT_HEURISTIC = 1 } sr_rollout;
+
+#define SR_MAX_THREADS 64
+#define SR_MAX_NODES (1L << 26)   /* node cap per thread: about 4 GiB of tree at most */
+
+/* What the search values and how it plays below the tree (OpenSpiel's
+ * Evaluator): built from a game's sr_policy and the agent's choices, so the
+ * game's own returns stay its true returns. */
+typedef struct {
+    sr_pick_fn rollout;        /* rollout policy; NULL = uniform */
+    /* value of a finished rollout per player; NULL = the game's true returns */
+    void (*value)(const void *rules, const void *state, double *out);
+    /* move prior for progressive widening; NULL = none */
+    int (*prior)(const void *rules, const void *state, const int *legal, int n, double *out);
+} sr_evaluator;
+
+/* The evaluator an agent asks for: heuristic or uniform rollouts, the shaped
+ * reward or the true returns, the prior on or off (each only where the
+ * policy has one). */
+void sr_make_evaluator(const sr_policy *policy, int heuristic_rollout, int shaped, int prior, sr_evaluator *out);
 
 typedef struct {
     int kind;                  /* sr_kind */
@@ -29,8 +48,9 @@ typedef struct {
     double time_limit;         /* seconds; 0 = none */
     double c;                  /* UCT exploration constant */
     int rollout;               /* sr_rollout */
-    int threads;               /* >= 1 */
-    long max_nodes;            /* node cap per thread (memory) */
+    int threads;               /* 1..SR_MAX_THREADS */
+    long max_nodes;            /* node cap per thread (memory), 1..SR_MAX_NODES */
+    const volatile int *stop;  /* polled every iteration: nonzero ends the search early; may be NULL */
 } sr_params;
 
 typedef struct {
@@ -45,14 +65,15 @@ typedef struct {
     long iterations;           /* over all threads */
     long nodes;                /* tree nodes created, over all threads */
     int pool_full;             /* a tree hit its node cap */
+    int stopped;               /* the stop flag ended the search (the result is the best so far) */
     int best;                  /* chosen action */
 } sr_result;
 
-/* Search from `root` for the player to move. Returns 0, or -1 when the root
- * is terminal, the parameters are invalid or memory cannot be had. */
-int sr_search(const sr_game *g, const void *root, const sr_params *p, sr_result *out);
-
-/* Play uniformly random (or heuristic) actions until the game ends. */
-void sr_playout(const sr_game *g, void *state, int heuristic, uint64_t *rng);
+/* Search from `root` for the player to move, valuing rollouts with `ev`.
+ * Returns SR_OK (out filled; out->stopped if the stop flag ended it),
+ * SR_E_TERMINAL (the root is over), SR_E_PARAM (kind, budget, threads, c,
+ * node cap), SR_E_NOMEM, or SR_E_STUCK (a world with no legal action before
+ * the end: never a hang). */
+int sr_search(const sr_game *g, const sr_evaluator *ev, const void *root, const sr_params *p, sr_result *out);
 
 #endif

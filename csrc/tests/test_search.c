@@ -1,43 +1,42 @@
-/* test_search.c - the searches under sanitizers: flatmc, mcts and ismcts
- * with 1 and 2 threads from random Capivárias positions, with small node
- * caps (so trees hit the cap), checking statistics and determinism.
- * Built with -fsanitize=address,undefined or -fsanitize=thread.
- * Usage: test_search CARDS.csv [positions] */
-#include "capivarias.h"
+/* test_search.c - the searches under sanitizers, over every registered game:
+ * flatmc, mcts and ismcts with 1 and 2 threads from random positions, with
+ * small node caps (so trees hit the cap), checking statistics and
+ * determinism; budgets smaller than the thread count, parameter errors, the
+ * stop flag. Built with -fsanitize=address,undefined or -fsanitize=thread.
+ * Usage: test_search DATA_DIR [positions] */
+#include "game.h"
 #include "rng.h"
-#include "search/games.h"
 #include "search/search.h"
-#include "cv_csv.h"
+#include "load_game.h"
 
 #define CHECK(cond, ...) do { if (!(cond)) { fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); return 1; } } while (0)
 
-int main(int argc, char **argv) {
-    if (argc < 2) { fprintf(stderr, "usage: %s CARDS.csv [positions]\n", argv[0]); return 2; }
-    int positions = argc > 2 ? atoi(argv[2]) : 30;
-    cv_card_def defs[CV_MAX_CARDS];
-    int n = load_csv(argv[1], defs);
-    static cv_rules r;
-    CHECK(n > 0 && cv_rules_init(&r, defs, n) == 0, "cannot load %s", argv[1]);
+static sr_result a, b;
+
+static int test_game(const sr_game_def *def, const char *dir, int positions, int *searches) {
+    void *rules;
     sr_game g;
-    cv_search_game(&r, &g);
-    static sr_result a, b;
+    CHECK(load_game(def, dir, NULL, &rules, &g) == 0, "cannot load %s", def->name);
+    const sr_policy *pol = def->policy;
+    sr_evaluator ev;
     uint64_t rng = 99;
-    int searches = 0;
+    int buf[SR_MAX_LEGAL];
+    sr_state_buf s;
     for (int i = 0; i < positions; ++i) {
-        cv_state s;
-        cv_new_game(&r, &s, rng_draw(&rng), i & 1, 0);
+        g.new_initial_state(&g, s.b, rng_draw(&rng));
         int steps = (int)rng_below(&rng, 30);
-        int buf[CV_MAX_ACTIONS];
-        for (int k = 0; k < steps && !cv_is_terminal(&s); ++k) {
-            int m = cv_legal_actions(&r, &s, buf);
-            cv_apply(&r, &s, buf[rng_below(&rng, (uint32_t)m)]);
+        for (int k = 0; k < steps && g.current_player(g.rules, s.b) != SR_TERMINAL; ++k) {
+            int m = g.legal_actions(g.rules, s.b, buf);
+            g.apply(g.rules, s.b, buf[rng_below(&rng, (uint32_t)m)]);
         }
-        if (cv_is_terminal(&s)) continue;
+        if (g.current_player(g.rules, s.b) == SR_TERMINAL) continue;
+        sr_make_evaluator(pol, i % 3 == 0, pol->default_shaped, pol->default_prior, &ev);
         for (int kind = 0; kind < 3; ++kind) {
             for (int threads = 1; threads <= 2; ++threads) {
-                sr_params p = {kind, 1234 + (uint64_t)i, 600, 0.0, 1.4, i % 3 == 0, threads, i % 2 ? 64 : 1 << 16};
-                CHECK(sr_search(&g, &s, &p, &a) == 0, "search failed");
-                CHECK(sr_search(&g, &s, &p, &b) == 0, "search failed");
+                sr_params p = {kind, 1234 + (uint64_t)i, 300, 0.0, pol->default_c, i % 3 == 0, threads,
+                               i % 2 ? 64 : 1 << 16, NULL};
+                CHECK(sr_search(&g, &ev, s.b, &p, &a) == SR_OK, "%s: search failed", def->name);
+                CHECK(sr_search(&g, &ev, s.b, &p, &b) == SR_OK, "%s: search failed", def->name);
                 CHECK(a.best == b.best && a.n == b.n && a.iterations == b.iterations, "not deterministic");
                 long visits = 0;
                 int found = 0;
@@ -48,16 +47,49 @@ int main(int argc, char **argv) {
                     found |= a.stats[k].action == a.best;
                 }
                 CHECK(found, "best action is not a root action");
-                CHECK(a.n == 1 || visits == 600, "root visits %ld != 600 (kind %d)", visits, kind);
-                ++searches;
+                CHECK(a.n == 1 || visits == 300, "%s: root visits %ld != 300 (kind %d)", def->name, visits, kind);
+                ++*searches;
             }
         }
     }
+    /* budgets smaller than the thread count end (a thread's share of 0 is none, not "no limit") */
+    g.new_initial_state(&g, s.b, 5);
+    sr_make_evaluator(pol, 0, pol->default_shaped, pol->default_prior, &ev);
+    for (int kind = 0; kind < 3; ++kind) {
+        sr_params p = {kind, 1, 1, 0.0, 1.0, 0, 4, 1 << 10, NULL};
+        CHECK(sr_search(&g, &ev, s.b, &p, &a) == SR_OK && a.iterations == 1, "iterations < threads");
+    }
     /* a time budget runs and stops */
-    cv_state s;
-    cv_new_game(&r, &s, 5, 1, 0);
-    sr_params p = {SR_ISMCTS, 1, 0, 0.02, 1.4, 0, 2, 1 << 16};
-    CHECK(sr_search(&g, &s, &p, &a) == 0 && a.iterations > 0, "time budget");
-    printf("%d searches: 1 passed, 0 failed\n", searches);
+    sr_params p = {SR_ISMCTS, 1, 0, 0.02, 1.0, 0, 2, 1 << 16, NULL};
+    CHECK(sr_search(&g, &ev, s.b, &p, &a) == SR_OK && a.iterations > 0, "time budget");
+    /* the stop flag ends an unbounded search at once, with a result */
+    volatile int stop = 1;
+    sr_params q = {SR_MCTS, 1, 0, 1000.0, 1.0, 0, 2, 1 << 16, &stop};
+    CHECK(sr_search(&g, &ev, s.b, &q, &a) == SR_OK && a.stopped && a.best >= 0, "stop flag");
+    /* parameter errors are told apart */
+    sr_params bad = {SR_MCTS, 1, 100, 0.0, 1.0, 0, 1, SR_MAX_NODES + 1, NULL};
+    CHECK(sr_search(&g, &ev, s.b, &bad, &a) == SR_E_PARAM, "node cap above the limit");
+    bad.max_nodes = 1 << 10; bad.threads = 0;
+    CHECK(sr_search(&g, &ev, s.b, &bad, &a) == SR_E_PARAM, "threads 0");
+    bad.threads = 1; bad.iterations = 0;
+    CHECK(sr_search(&g, &ev, s.b, &bad, &a) == SR_E_PARAM, "empty budget");
+    bad.iterations = 10; bad.c = 0.0 / 0.0;
+    CHECK(sr_search(&g, &ev, s.b, &bad, &a) == SR_E_PARAM, "c NaN");
+    /* a finished game */
+    int m;
+    while (g.current_player(g.rules, s.b) != SR_TERMINAL && (m = g.legal_actions(g.rules, s.b, buf)) > 0)
+        g.apply(g.rules, s.b, buf[0]);
+    bad.c = 1.0;
+    CHECK(sr_search(&g, &ev, s.b, &bad, &a) == SR_E_TERMINAL, "terminal root");
+    free(rules);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) { fprintf(stderr, "usage: %s DATA_DIR [positions]\n", argv[0]); return 2; }
+    int positions = argc > 2 ? atoi(argv[2]) : 30, searches = 0;
+    for (int i = 0; i < sr_game_count(); ++i)
+        if (test_game(sr_game_at(i), argv[1], positions, &searches)) return 1;
+    printf("%d searches over %d games: 1 passed, 0 failed\n", searches, sr_game_count());
     return 0;
 }

@@ -1,15 +1,37 @@
 """tabuleiro: fast engines and search for the card games Capulana and Capivárias.
 
->>> from tabuleiro import capivarias
->>> state = capivarias.new_game(seed=7)
+>>> import tabuleiro
+>>> game = tabuleiro.load_game("capivarias")
+>>> state = game.new_initial_state(seed=7)
 >>> state.current_player
 0
+>>> from tabuleiro import capivarias
+>>> capivarias.new_game(seed=7) == state
+True
 """
 
 from __future__ import annotations
 
-from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
+from ._errors import (EngineError, GameOverError, IllegalMoveError, InvalidMoveError, InvalidStateError,
+                      TabuleiroError)
+from ._game import Game, GameInfo, games, load_game
+from ._state import Move, Outcome, State
 
 __version__ = "0.1.0"
 
-__all__ = ["IllegalMoveError", "InvalidMoveError", "InvalidStateError", "__version__"]
+__all__ = [
+    "EngineError",
+    "Game",
+    "GameInfo",
+    "GameOverError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "InvalidStateError",
+    "Move",
+    "Outcome",
+    "State",
+    "TabuleiroError",
+    "__version__",
+    "games",
+    "load_game",
+]

@@ -27,7 +27,7 @@ def _demo_capivarias(seed: int, expansion: bool, quiet: bool) -> int:
     while not state.is_terminal:
         mover = state.current_player
         move = choose.choice(state.legal_moves())
-        river = state._apply_round_end(move.action)
+        river = state.apply_round_end(move)
         moves += 1
         if not quiet:
             print(f"player {mover}: {move}")

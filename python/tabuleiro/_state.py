@@ -1,61 +1,239 @@
-"""The part of the State API both games share (python-chess shape)."""
+"""The State API every game shares, in the python-chess habit.
+
+>>> import tabuleiro
+>>> s = tabuleiro.load_game("capivarias").new_initial_state(seed=7)
+>>> m = s.legal_moves()[0]
+>>> s.push(m)
+>>> s.peek() == m, len(s.history())
+(True, 1)
+>>> s.pop() == m, s.history()
+(True, [])
+>>> s.outcome() is None
+True
+"""
 
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Optional, Union
 
-from ._errors import IllegalMoveError, InvalidMoveError
+from . import _core
+from ._errors import GameOverError, IllegalMoveError, InvalidMoveError
+from ._game import check_seed
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+    from ._game import Game
+
+__all__ = ["Move", "MoveLike", "Outcome", "State"]
 
 
-class StateProtocol:
-    """Mixin for a game's ``State`` (which also subclasses its Cython core).
+@dataclass(frozen=True)
+class Move:
+    """A move of one game, identified by its action id; ``str()`` is its
+    notation. Each game subclasses it with ``NUM_ACTIONS``, ``__str__`` and
+    ``parse``."""
 
-    A game sets ``_MOVE`` (its Move class) and ``_NUM_ACTIONS`` and provides
-    ``parse_move``, ``from_dict`` and the core's ``_apply_action``,
-    ``_to_dict`` and ``legal_actions``.
+    action: int
+    NUM_ACTIONS: ClassVar[int] = 0
+
+    def __post_init__(self) -> None:
+        a = self.action
+        if isinstance(a, bool) or not isinstance(a, int) or not 0 <= a < self.NUM_ACTIONS:
+            raise InvalidMoveError(f"action id {a!r} is not an integer in [0, {self.NUM_ACTIONS})")
+
+    @classmethod
+    def parse(cls, text: str) -> "Move":
+        """Read the game's notation."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+
+MoveLike = Union[int, str, Move]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: ``winners`` (the players with the top
+    return; several on a shared win, none on a draw), the true ``returns`` and
+    the final ``scores``."""
+
+    winners: tuple[int, ...]
+    returns: tuple[float, ...]
+    scores: tuple[int, ...]
+
+    @property
+    def winner(self) -> Optional[int]:
+        """The single winner, or None on a draw or a shared win."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+
+class State(_core.CoreState):
+    """A position of one game, held as one flat C struct, with its move stack.
+
+    Made by ``game.new_initial_state(seed=...)`` or ``game.from_dict(d)``;
+    ``push``/``apply`` check legality and leave the state untouched when they
+    raise; ``pop`` undoes. Each game subclasses it (``MOVE``, ``view``,
+    ``__str__``).
     """
 
     __slots__ = ()
-    _MOVE: ClassVar[Any]
-    _NUM_ACTIONS: ClassVar[int]
+    MOVE: ClassVar[type[Move]] = Move
 
+    if TYPE_CHECKING:  # provided by the C binding
+        @property
+        def game(self) -> "Game": ...
+        @property
+        def current_player(self) -> Optional[int]: ...
+        @property
+        def is_terminal(self) -> bool: ...
+        def legal_actions(self) -> list[int]: ...
+        def legal_action_mask(self) -> bytes: ...
+        def returns(self) -> list[float]: ...
+        def scores(self) -> list[int]: ...
+        def infostate_key(self, player: int) -> int: ...
+        def perft(self, depth: int) -> int: ...
+        def clone(self) -> "Self": ...
+
+    # --- moves ---------------------------------------------------------------------------
     def legal_moves(self) -> list[Any]:
         """The legal moves, in ascending action id order."""
-        return [self._MOVE(a) for a in self.legal_actions()]  # type: ignore[attr-defined]
+        mv = self.MOVE
+        return [mv(a) for a in self.legal_actions()]
 
-    def apply(self, move: Any) -> None:
-        """Play a move given as an action id, a notation string or a Move.
+    def parse_move(self, move: MoveLike) -> Any:
+        """Turn an id, a notation string or a Move into a legal Move of this state.
+
+        :raises InvalidMoveError: not a move at all.
+        :raises IllegalMoveError: a move, but not legal here (or the game is over).
+        """
+        if isinstance(move, self.MOVE):
+            m = move
+        elif isinstance(move, str):
+            m = self._parse_text(move)
+        elif isinstance(move, int) and not isinstance(move, bool):
+            m = self.MOVE(move)
+        else:
+            raise InvalidMoveError(f"a move is an action id, a notation string or a {self.game.name} Move, "
+                                   f"not {type(move).__name__} {repr(move)[:60]}")
+        if m.action not in self.legal_actions():
+            raise self._illegal(m)
+        return m
+
+    def _parse_text(self, text: str) -> Any:
+        return self.MOVE.parse(text)
+
+    def _illegal(self, m: Move) -> IllegalMoveError:
+        p = self.current_player
+        why = "the game is over" if p is None else f"it is not one of player {p}'s legal moves now"
+        return IllegalMoveError(f"illegal move {str(m)!r} (id {m.action}): {why}", state=self.to_dict())
+
+    def push(self, move: MoveLike) -> None:
+        """Play a move (an action id, a notation string or a Move) and put it on
+        the move stack.
 
         :raises InvalidMoveError: the input is not a move at all.
         :raises IllegalMoveError: the move is not legal now.
         The state is unchanged when either is raised.
         """
         if isinstance(move, int) and not isinstance(move, bool):
-            if not 0 <= move < self._NUM_ACTIONS:
-                raise InvalidMoveError(f"action id {move} is not in [0, {self._NUM_ACTIONS}) in {self.to_json()}")
-            if not self._apply_action(move):  # type: ignore[attr-defined]
-                raise IllegalMoveError(f"illegal move {str(self._MOVE(move))!r} (id {move}) in {self.to_json()}")
+            if not 0 <= move < self.MOVE.NUM_ACTIONS:
+                raise InvalidMoveError(f"action id {move} is not in [0, {self.MOVE.NUM_ACTIONS})")
+            if self._apply_action(move) != 0:
+                raise self._illegal(self.MOVE(move))
             return
-        m = self.parse_move(move)  # type: ignore[attr-defined]
-        self._apply_action(m.action)  # type: ignore[attr-defined]
+        m = self.parse_move(move)
+        self._apply_action(m.action)
+
+    apply = push
+
+    def pop(self) -> Any:
+        """Undo the last move on the stack and return it.
+
+        :raises IndexError: the stack is empty.
+        """
+        return self.MOVE(self._pop())
+
+    def peek(self) -> Any:
+        """The last move on the stack.
+
+        :raises IndexError: the stack is empty.
+        """
+        h = self._history()
+        if not h:
+            raise IndexError("peek at an empty move stack")
+        return self.MOVE(h[-1])
+
+    def history(self) -> list[int]:
+        """Action ids played since the root (the new game or the loaded state);
+        the root's ``to_dict()`` (``root()``) and these ids reproduce this state,
+        chance included (each state carries its own generator)."""
+        return self._history()  # type: ignore[no-any-return]
+
+    def root(self) -> "Self":
+        """The state the move stack starts from (a copy with an empty stack)."""
+        return self._root_state()  # type: ignore[no-any-return]
+
+    def outcome(self) -> Optional[Outcome]:
+        """How the game ended, or None while it goes on."""
+        if not self.is_terminal:
+            return None
+        r = self.returns()
+        top = max(r)
+        winners = () if min(r) == top else tuple(p for p, x in enumerate(r) if x == top)
+        return Outcome(winners, tuple(r), tuple(self.scores()))
+
+    # --- hidden information -------------------------------------------------------------------
+    def determinize(self, player: int, seed: int) -> "Self":
+        """A full state drawn from those consistent with ``view(player)``
+        (depends only on that view and ``seed``)."""
+        check_seed(seed)
+        return self._determinize(player, seed)  # type: ignore[no-any-return]
+
+    def view(self, player: int) -> dict[str, Any]:
+        """What ``player`` sees: ``to_dict()`` without what is hidden from them."""
+        raise NotImplementedError
+
+    # --- serialisation --------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """Full-information JSON-safe dict (RULES.md part 4)."""
+        return self.game._decode_fields(self._encode())
 
     def to_json(self) -> str:
         """``to_dict()`` as compact JSON."""
-        return json.dumps(self._to_dict(), separators=(",", ":"))  # type: ignore[attr-defined]
+        return json.dumps(self.to_dict(), separators=(",", ":"))
 
+    # --- python protocol -------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
+        if not isinstance(other, State):
             return NotImplemented
-        return bool(self._to_dict() == other._to_dict())  # type: ignore[attr-defined]
+        return bool(self._same_position(other))
 
     __hash__ = None  # type: ignore[assignment]
 
-    def __copy__(self) -> Any:
-        return self.clone()  # type: ignore[attr-defined]
+    def __copy__(self) -> "Self":
+        return self.clone()
+
+    def __deepcopy__(self, memo: Any) -> "Self":
+        return self.clone()
 
     def __reduce__(self) -> Any:
-        return (type(self).from_dict, (self._to_dict(),))  # type: ignore[attr-defined]
+        g = self.game
+        return (_restore, (g.name, g.params, self.root()._encode(), self.history()))
 
     def __repr__(self) -> str:
-        return f"State.from_dict({self._to_dict()!r})"  # type: ignore[attr-defined]
+        return f"State.from_dict({self.to_dict()!r})"
+
+
+def _restore(name: str, params: dict[str, Any], root: list[int], history: list[int]) -> State:
+    from ._game import load_game
+
+    st: State = load_game(name, **params)._core.decode(root)
+    for a in history:
+        if st._apply_action(a) != 0:
+            raise ValueError(f"a pickled {name} state replays an illegal action {a}")
+    return st

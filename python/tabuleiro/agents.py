@@ -27,26 +27,49 @@ mcts       UCT over determinized worlds, one tree over action histories
 ismcts     information-set MCTS, nodes keyed by (player, information state)
 =========  ==================================================================
 
-Search parameters: ``iterations`` (default 1000), ``time`` (seconds; with
-``iterations=0`` the search runs on time alone), ``c`` (UCT exploration;
-default 1.4 for Capivárias' ±1 returns, 0.7 for Capulana's 0..1 returns), ``rollout`` (``"random"`` or
-``"heuristic"``), ``threads`` (root parallelism, GIL released), ``seed``,
-``max_nodes`` (node cap per thread; the tree stops growing there).
+Parameters, checked once by :func:`make` (``TypeError`` for a wrong type,
+``ValueError`` for a value out of range):
+
+==============  =========================  ====================================================
+parameter       type and range             meaning
+==============  =========================  ====================================================
+seed            int in [0, 2**64)          every agent: same seed and view, same move
+iterations      int in [0, 2**62]          search budget in simulations (0: time alone)
+time            float in (0, 86400] / None wall-clock budget in seconds (with iterations: both)
+c               float in [0, 1000] / None  UCT exploration; None = the game's default
+rollout         "random" / "heuristic"     rollout policy below the tree
+shaped          bool / None                the game's shaped reward instead of its true returns
+prior           bool / None                progressive widening under the game's move prior
+threads         int in [1, 64]             root parallelism (GIL released); iterations are shared
+max_nodes       int in [16, 2**26]         tree node cap per thread (about 64 bytes a node)
+==============  =========================  ====================================================
+
+The per-game defaults of ``c``, ``shaped`` and ``prior`` are the game's
+(``state.game.search_defaults``): Capivárias c=1.4 on its true ±1 returns;
+Capulana c=0.7 on a reward half win share, half score margin, with the
+weaving prior. A search can be stopped from another thread with
+``stop=StopFlag()`` passed to ``choose``/``analyse``; Ctrl-C raises
+``KeyboardInterrupt`` within a fraction of a second.
 """
 
 from __future__ import annotations
 
+import math
 import random as _random
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Optional
 
-from . import _capivarias, capivarias
+from ._core import MAX_NODES, MAX_THREADS, StopFlag
+from ._errors import GameOverError
+from ._state import State
 
-__all__ = ["Agent", "Analysis", "RandomAgent", "GreedyAgent", "SearchAgent", "make", "NAMES"]
+__all__ = ["Agent", "Analysis", "RandomAgent", "GreedyAgent", "SearchAgent", "StopFlag", "make", "NAMES"]
 
 _MASK = (1 << 64) - 1
 _KINDS = {"flatmc": 0, "mcts": 1, "ismcts": 2}
 NAMES = ("random", "greedy", "flatmc", "mcts", "ismcts")
+MAX_ITERATIONS = 1 << 62
+MAX_TIME = 86400.0
 
 
 class Analysis(NamedTuple):
@@ -62,24 +85,36 @@ def _mix(seed: int, key: int) -> int:
     return z ^ (z >> 31)
 
 
-def _game(state: Any) -> tuple[Any, Any]:
-    """(core module, Move class) of a state's game."""
-    if isinstance(state, capivarias.State):
-        return _capivarias, capivarias.Move
-    try:
-        from . import _capulana, capulana
-    except ImportError:  # pragma: no cover - the Capulana engine is optional here
-        raise TypeError(f"agents play Capivárias and Capulana states, not {type(state).__name__}") from None
-    if isinstance(state, capulana.State):
-        return _capulana, capulana.Move
-    raise TypeError(f"agents play Capivárias and Capulana states, not {type(state).__name__}")
+def _state(state: Any) -> State:
+    if not isinstance(state, State):
+        raise TypeError(f"agents play tabuleiro states, not {type(state).__name__}")
+    return state
 
 
-def _mover_seed(state: Any, seed: int) -> tuple[int, int]:
+def _mover_seed(state: State, seed: int) -> tuple[int, int]:
     player = state.current_player
     if player is None:
-        raise ValueError("the game is over: there is no move to choose")
+        raise GameOverError("the game is over: there is no move to choose")
     return player, _mix(seed, state.infostate_key(player))
+
+
+def _int(name: str, value: Any, lo: int, hi: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an integer, not {value!r}")
+    if not lo <= value <= hi:
+        raise ValueError(f"{name} must be in [{lo}, {hi}], not {value}")
+
+
+def _float(name: str, value: Any, lo: float, hi: float, *, open_lo: bool = False) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number, not {value!r}")
+    if math.isnan(value) or value > hi or value < lo or (open_lo and value == lo):
+        raise ValueError(f"{name} must be in {'(' if open_lo else '['}{lo:g}, {hi:g}], not {value!r}")
+
+
+def _opt_bool(name: str, value: Any) -> None:
+    if value is not None and not isinstance(value, bool):
+        raise TypeError(f"{name} must be True, False or None (the game's default), not {value!r}")
 
 
 @dataclass(frozen=True)
@@ -88,14 +123,17 @@ class Agent:
 
     seed: int = 0
 
+    def __post_init__(self) -> None:
+        _int("seed", self.seed, 0, _MASK)
+
     @property
     def name(self) -> str:
         raise NotImplementedError
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: Any, *, stop: Optional[StopFlag] = None) -> Any:
         raise NotImplementedError
 
-    def analyse(self, state: Any) -> list[Analysis]:
+    def analyse(self, state: Any, *, stop: Optional[StopFlag] = None) -> list[Analysis]:
         """The candidate moves with visit counts and mean values, best first."""
         return [Analysis(self.choose(state), 1, 0.0)]
 
@@ -108,9 +146,10 @@ class RandomAgent(Agent):
     def name(self) -> str:
         return "random"
 
-    def choose(self, state: Any) -> Any:
-        _, seed = _mover_seed(state, self.seed)
-        return _random.Random(seed).choice(state.legal_moves())
+    def choose(self, state: Any, *, stop: Optional[StopFlag] = None) -> Any:
+        st = _state(state).clone()          # one snapshot: the game cannot end between two reads
+        _, seed = _mover_seed(st, self.seed)
+        return _random.Random(seed).choice(st.legal_moves())
 
 
 @dataclass(frozen=True)
@@ -121,10 +160,10 @@ class GreedyAgent(Agent):
     def name(self) -> str:
         return "greedy"
 
-    def choose(self, state: Any) -> Any:
-        core, move_cls = _game(state)
-        _, seed = _mover_seed(state, self.seed)
-        return move_cls(core.greedy_action(state, seed))
+    def choose(self, state: Any, *, stop: Optional[StopFlag] = None) -> Any:
+        st = _state(state).clone()
+        _, seed = _mover_seed(st, self.seed)
+        return st.MOVE(st._greedy(seed))
 
 
 @dataclass(frozen=True)
@@ -138,49 +177,52 @@ class SearchAgent(Agent):
     rollout: str = "random"
     threads: int = 1
     max_nodes: int = 1 << 20
+    shaped: Optional[bool] = None
+    prior: Optional[bool] = None
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.kind not in _KINDS:
             raise ValueError(f"unknown search {self.kind!r}; choose from {sorted(_KINDS)}")
         if self.rollout not in ("random", "heuristic"):
             raise ValueError(f"rollout must be 'random' or 'heuristic', not {self.rollout!r}")
-        if not isinstance(self.iterations, int) or self.iterations < 0:
-            raise ValueError(f"iterations must be a non-negative integer, not {self.iterations!r}")
-        if self.time is not None and not self.time > 0:
-            raise ValueError(f"time must be a positive number of seconds, not {self.time!r}")
+        _int("iterations", self.iterations, 0, MAX_ITERATIONS)
+        if self.time is not None:
+            _float("time", self.time, 0.0, MAX_TIME, open_lo=True)
         if self.iterations == 0 and self.time is None:
             raise ValueError("give a budget: iterations > 0 or time=")
-        if not isinstance(self.threads, int) or not 1 <= self.threads <= 64:
-            raise ValueError(f"threads must be 1..64, not {self.threads!r}")
-        if self.c is not None and not self.c >= 0:
-            raise ValueError(f"c must be >= 0 or None (the game's default), not {self.c!r}")
-        if not isinstance(self.max_nodes, int) or self.max_nodes < 16:
-            raise ValueError(f"max_nodes must be an integer >= 16, not {self.max_nodes!r}")
-        if not isinstance(self.seed, int) or not 0 <= self.seed < 2**64:
-            raise ValueError(f"seed must be in [0, 2**64), not {self.seed!r}")
+        _int("threads", self.threads, 1, MAX_THREADS)
+        if self.c is not None:
+            _float("c", self.c, 0.0, 1000.0)
+        _int("max_nodes", self.max_nodes, 16, MAX_NODES)
+        _opt_bool("shaped", self.shaped)
+        _opt_bool("prior", self.prior)
 
     @property
     def name(self) -> str:
         return self.kind
 
-    def _run(self, state: Any) -> tuple[Any, list[tuple[int, int, float]], Any]:
-        core, move_cls = _game(state)
-        player, seed = _mover_seed(state, self.seed)
-        world = state.determinize(player, seed)   # the search only ever sees this world's view
-        c = self.c if self.c is not None else (1.4 if core is _capivarias else 0.7)
-        best, stats, _, _, _ = core.search(
-            world, _KINDS[self.kind], seed, self.iterations, self.time or 0.0, c,
-            1 if self.rollout == "heuristic" else 0, self.threads, self.max_nodes,
+    def _run(self, state: Any, stop: Optional[StopFlag]) -> tuple[int, list[tuple[int, int, float]], State]:
+        st = _state(state)
+        player, seed = _mover_seed(st, self.seed)
+        world = st.determinize(player, seed)   # the search only ever sees this world's view
+        d = st.game.search_defaults
+        best, stats, _, _, _, _ = world._search(
+            _KINDS[self.kind], seed, self.iterations, float(self.time or 0.0),
+            float(self.c if self.c is not None else d["c"]), self.rollout == "heuristic",
+            d["shaped"] if self.shaped is None else self.shaped, d["prior"] if self.prior is None else self.prior,
+            self.threads, self.max_nodes, stop,
         )
-        return best, stats, move_cls
+        return best, stats, st
 
-    def choose(self, state: Any) -> Any:
-        best, _, move_cls = self._run(state)
-        return move_cls(best)
+    def choose(self, state: Any, *, stop: Optional[StopFlag] = None) -> Any:
+        best, _, st = self._run(state, stop)
+        return st.MOVE(best)
 
-    def analyse(self, state: Any) -> list[Analysis]:
-        _, stats, move_cls = self._run(state)
-        out = [Analysis(move_cls(a), v, m) for a, v, m in stats]
+    def analyse(self, state: Any, *, stop: Optional[StopFlag] = None) -> list[Analysis]:
+        _, stats, st = self._run(state, stop)
+        mv = st.MOVE
+        out = [Analysis(mv(a), v, m) for a, v, m in stats]
         out.sort(key=lambda x: (-x.visits, -x.mean, x.move.action))
         return out
 
@@ -190,6 +232,9 @@ def make(name: str, **params: Any) -> Agent:
 
     >>> make("mcts", iterations=200, seed=3).iterations
     200
+
+    :raises ValueError: an unknown agent or a parameter out of range.
+    :raises TypeError: an unknown parameter or one of the wrong type.
     """
     if name == "random":
         return RandomAgent(**params)

@@ -25,15 +25,18 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Mapping, Optional, Union
+from typing import Any, ClassVar, Mapping, Optional, Union
 
-from . import _capivarias
-from ._state import StateProtocol
-from ._errors import IllegalMoveError, InvalidMoveError
-from ._validate import Fields, check_action_id, check_seed
+from . import _core
+from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
+from ._game import Game, check_seed, load_game
+from ._state import Move as _Move
+from ._state import State as _State
 
 __all__ = [
     "CARDS",
+    "GAME",
+    "Capivarias",
     "NUM_ACTIONS",
     "Card",
     "Move",
@@ -43,18 +46,6 @@ __all__ = [
 ]
 
 # --- card table -----------------------------------------------------------------
-
-_KINDS = {
-    "herd": 0,
-    "capiolin": 1,
-    "capionca:push": 2,
-    "capionca:switch-one": 3,
-    "capionca:switch-all": 4,
-    "capitico": 5,
-    "capissor": 6,
-}
-_HERDS = {"capicria": 0, "capiox": 1, "capitche": 2, "capiolin": 3}
-
 
 @dataclass(frozen=True)
 class Card:
@@ -99,13 +90,8 @@ def _load_cards() -> tuple[Card, ...]:
 CARDS: tuple[Card, ...] = _load_cards()
 _BY_NAME = {c.name: c for c in CARDS}
 _C = len(CARDS)
-_capivarias.set_cards(
-    [
-        (c.name, _KINDS[c.kind], _HERDS[c.herd] if c.herd else 255, c.number, c.modifier, int(c.expansion))
-        for c in CARDS
-    ]
-)
-NUM_ACTIONS: int = _capivarias.num_actions()
+NUM_ACTIONS: int = 4 * _C * (_C + 1)
+_U64 = 1 << 64
 
 
 def _encode(card: int, seg: int, target: int) -> int:
@@ -115,8 +101,8 @@ def _encode(card: int, seg: int, target: int) -> int:
 # --- moves -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Move:
+@dataclass(frozen=True, repr=False)
+class Move(_Move):
     """A move, identified by its action id; ``str()`` is its notation.
 
     >>> m = Move.parse("OP1@2/C3")
@@ -126,10 +112,7 @@ class Move:
     True
     """
 
-    action: int
-
-    def __post_init__(self) -> None:
-        check_action_id(self.action, NUM_ACTIONS)
+    NUM_ACTIONS: ClassVar[int] = NUM_ACTIONS
 
     @property
     def card(self) -> Card:
@@ -185,7 +168,7 @@ class Move:
             state in which it cannot be placed.
         """
         if not isinstance(text, str):
-            raise InvalidMoveError(f"notation must be a string, not {type(text).__name__}: {text!r}")
+            raise InvalidMoveError(f"notation must be a string, not {type(text).__name__}")
         t = text.strip()
         if t.startswith("discard "):
             return cls(_encode(_card_index(t[8:].strip(), text), 3, _C))
@@ -208,7 +191,7 @@ class Move:
                 m = cls(a)
                 if m.card.index == card and not m.is_discard:
                     return m
-            raise IllegalMoveError(f"illegal move {text!r}: {name} cannot be played now in {state.to_json()}")
+            raise IllegalMoveError(f"illegal move {text!r}: {name} cannot be played now")
         return cls(_encode(card, 0, _C))
 
 
@@ -224,79 +207,58 @@ MoveLike = Union[int, str, Move]
 # --- state ------------------------------------------------------------------------
 
 
-class State(StateProtocol, _capivarias.CoreState):
+class State(_State):
     """A Capivárias position: the river, the available row, the pile, the score.
 
-    Create one with :func:`new_game` or :meth:`from_dict`. ``apply`` checks
-    legality and leaves the state untouched when it raises.
+    Create one with :func:`new_game`, ``load_game("capivarias").new_initial_state(seed=...)``
+    or :meth:`from_dict`. ``push``/``apply`` check legality and leave the state
+    untouched when they raise; ``pop`` undoes.
     """
 
     __slots__ = ()
-    _MOVE = Move
-    _NUM_ACTIONS = NUM_ACTIONS
-
-    # construction --------------------------------------------------------------
-    @classmethod
-    def new(cls, *, seed: int, expansion: bool = False, first_player: int = 0) -> "State":
-        """See :func:`new_game`."""
-        _check_seed(seed)
-        if first_player not in (0, 1) or isinstance(first_player, bool):
-            raise ValueError(f"first_player must be 0 or 1, not {first_player!r}")
-        return cls._new(seed, bool(expansion), first_player)
-
-    # moves ----------------------------------------------------------------------
-    def parse_move(self, move: MoveLike) -> Move:
-        """Turn an id, notation or Move into a legal Move of this state.
-
-        :raises InvalidMoveError: not a move at all.
-        :raises IllegalMoveError: a move, but not legal here.
-        """
-        if isinstance(move, Move):
-            m = move
-        elif isinstance(move, str):
-            m = Move.parse(move, state=self)
-        elif isinstance(move, int) and not isinstance(move, bool):
-            m = Move(move)
-        else:
-            raise InvalidMoveError(f"a move is an action id, a notation string or a Move, not {move!r}")
-        if m.action not in self.legal_actions():
-            raise IllegalMoveError(f"illegal move {str(m)!r} (id {m.action}) in {self.to_json()}")
-        return m
-
-    # serialisation -----------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        """Full-information JSON-safe dict (RULES part 4)."""
-        return self._to_dict()
+    MOVE = Move
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "State":
-        """Load and validate a state dict (RULES part 4).
+        """Load and validate a state dict (RULES part 4) in the game its
+        ``expansion`` names.
 
         :raises InvalidStateError: (a ``ValueError``) naming the first problem.
         """
-        return _from_dict(cls, d)
+        expansion = d.get("expansion") if isinstance(d, Mapping) else None
+        if not isinstance(expansion, bool):
+            if not isinstance(d, Mapping):
+                raise InvalidStateError(f"invalid Capivárias state: expected a dict, got {type(d).__name__}")
+            raise InvalidStateError(f"invalid Capivárias state: expansion must be true or false, not {expansion!r}")
+        return load_game("capivarias", expansion=expansion).from_dict(d)  # type: ignore[return-value]
+
+    def _parse_text(self, text: str) -> Move:
+        return Move.parse(text, state=self)
 
     def view(self, player: int) -> dict[str, Any]:
         """What ``player`` sees: river cards and the pile reduced to their river
         sides (R20), no seed."""
         _check_player(player)
-        d = self._to_dict()
-        mods, n, top = self._view_parts()
+        d = self.to_dict()
         del d["seed"]
-        for seg, m in zip(d["segments"], mods):
-            seg["river"] = {"modifier": m}
-        d["pile"] = {"count": n, "top_modifier": top}
+        for seg in d["segments"]:
+            seg["river"] = {"modifier": _BY_NAME[seg["river"]].modifier}
+        pile = d["pile"]
+        d["pile"] = {"count": len(pile), "top_modifier": _BY_NAME[pile[0]].modifier if pile else None}
         return d
 
     def determinize(self, player: int, seed: int) -> "State":
         """A full state drawn uniformly from those consistent with ``view(player)``."""
         _check_player(player)
-        _check_seed(seed)
-        return self._determinize(player, seed)
+        return super().determinize(player, seed)
 
-    # python protocol ------------------------------------------------------------------
+    def apply_round_end(self, move: MoveLike) -> Optional["State"]:
+        """Play a move like ``push``; if it ended a round, return the state as
+        it stood when the round was scored (before the reshuffle), else None."""
+        return _core.capivarias_apply_round_end(self, self.parse_move(move).action)  # type: ignore[no-any-return]
+
     def __str__(self) -> str:
-        d = self._to_dict()
+        d = self.to_dict()
         sc = self.scores()
         lines = [
             f"Capivárias{' + expansion' if d['expansion'] else ''} — round {d['round']}, "
@@ -334,137 +296,165 @@ def _check_player(player: Any) -> None:
         raise ValueError(f"player must be 0 or 1, not {player!r}")
 
 
-_check_seed = check_seed
-_F = Fields("Capivárias")
-_bad = _F.bad
+# --- the game: dicts <-> the C encoding -----------------------------------------------------
 
 
-# --- from_dict ----------------------------------------------------------------------------
+def _bad(msg: str) -> InvalidStateError:
+    return InvalidStateError(f"invalid Capivárias state: {msg}")
 
 
-def _from_dict(cls: type[State], d: Mapping[str, Any]) -> State:
-    if not isinstance(d, Mapping):
-        raise _bad(f"expected a dict, got {type(d).__name__}")
-    if _F.get(d, "game") != "capivarias":
-        raise _bad(f"game must be 'capivarias', not {d['game']!r}")
-    expansion = _F.get(d, "expansion")
-    if not isinstance(expansion, bool):
-        raise _bad(f"expansion must be true or false, not {expansion!r}")
-    rnd = _F.int_(_F.get(d, "round"), "round", 1, 9)
-    wins = [_F.int_(w, "round_wins[i]", 0, 9) for w in _F.list_(_F.get(d, "round_wins"), "round_wins", 2)]
-    to_move = _F.opt_int(_F.get(d, "to_move"), "to_move", 0, 1)
-    last_taker = _F.opt_int(_F.get(d, "last_taker"), "last_taker", 0, 1)
-    winner = _F.opt_int(_F.get(d, "winner"), "winner", 0, 1)
-    seed = _F.seed(_F.get(d, "seed"))
-    if rnd == 1 and last_taker is not None:
-        raise _bad("last_taker must be null in round 1")
-    if rnd > 1 and last_taker is None:
-        raise _bad(f"last_taker must be set in round {rnd}")
-    if to_move is not None and winner is not None:
-        raise _bad("a winner is set but to_move is not null (the game is not over)")
-    if to_move is None and winner is None and rnd != 9:
-        raise _bad("the game is over without a winner, which only an R30 draw after round 9 allows")
+def _get(d: Mapping[str, Any], key: str) -> Any:
+    if key not in d:
+        raise _bad(f"missing key {key!r}")
+    return d[key]
 
-    in_game = {c.name for c in CARDS if expansion or not c.expansion}
-    seen: dict[str, str] = {}
 
-    def card(name: Any, where: str) -> Card:
+def _int(value: Any, what: str, *, null: bool = False) -> int:
+    if value is None and null:
+        return -1
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _bad(f"{what} must be an integer{' or null' if null else ''}, not {value!r}")
+    if not -(1 << 31) <= value < 1 << 31:
+        raise _bad(f"{what} is out of range: {value!r}")
+    return value
+
+
+def _list(value: Any, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise _bad(f"{what} must be a list, not {type(value).__name__}")
+    return value
+
+
+def _ids(names: Any, where: str, *, is_set: bool = False) -> list[int]:
+    """[count, ids...]; a set's ids in card order (the encoding's canonical form)."""
+    ids = []
+    for name in _list(names, where):
         if not isinstance(name, str):
             raise _bad(f"{where}: a card is a name string, not {name!r}")
         c = _BY_NAME.get(name)
         if c is None:
             raise _bad(f"{where}: unknown card {name!r}")
-        if name not in in_game:
-            raise _bad(f"{where}: {name} is an expansion card but expansion is false")
-        if name in seen:
-            raise _bad(f"card {name} is in two places ({seen[name]} and {where})")
-        seen[name] = where
-        return c
+        ids.append(c.index)
+    return [len(ids)] + (sorted(ids) if is_set else ids)
 
-    segments = _F.list_(_F.get(d, "segments"), "segments")
-    if len(segments) != 3:
-        raise _bad(f"there must be 3 segments, not {len(segments)}")
-    river: list[int] = []
-    capionca: list[Optional[int]] = []
-    sides: list[list[int]] = []
-    for i, seg in enumerate(segments):
-        if not isinstance(seg, Mapping):
-            raise _bad(f"segment {i} must be a dict")
-        river.append(card(_F.get(seg, "river"), f"segment {i} river").index)
-        cap = _F.get(seg, "capionca")
-        if cap is None:
-            capionca.append(None)
-        else:
-            c = card(cap, f"segment {i} capionca")
-            if not c.is_capionca:
-                raise _bad(f"segment {i}: {c.name} lies as a capionça but is a {c.kind}")
-            capionca.append(c.index)
-        sd = _F.list_(_F.get(seg, "sides"), f"segment {i} sides")
-        if len(sd) != 2:
-            raise _bad(f"segment {i} must have 2 sides")
-        masks = []
-        herds: dict[str, str] = {}
-        for k, side in enumerate(sd):
-            m = 0
-            names = _F.list_(side, f"segment {i} side {k}")
-            for name in names:
-                c = card(name, f"segment {i} side {k}")
-                if not (c.is_capybara or c.kind == "capitico"):
-                    raise _bad(f"segment {i} side {k}: a {c.kind} ({c.name}) cannot lie on a side")
-                if c.is_capybara:
-                    if c.herd in herds:
-                        raise _bad(f"segment {i} holds two capybaras of one herd: {herds[c.herd]} and {c.name}")
-                    herds[c.herd] = c.name  # type: ignore[index]
-                m |= 1 << c.index
-            for name in names:
-                c = _BY_NAME[name]
-                if c.kind == "capitico" and not any(
-                    _BY_NAME[g].is_capybara and _BY_NAME[g].herd == c.herd for g in names
-                ):
-                    raise _bad(f"segment {i} side {k}: capitico {c.name} has no guardian of its herd on that side")
-            masks.append(m)
-        sides.append(masks)
-    available = [card(n, "available").index for n in _F.list_(_F.get(d, "available"), "available")]
-    pile = [card(n, "pile").index for n in _F.list_(_F.get(d, "pile"), "pile")]
-    discard = 0
-    for n in _F.list_(_F.get(d, "discard"), "discard"):
-        discard |= 1 << card(n, "discard").index
-    missing = sorted(in_game - set(seen), key=lambda n: _BY_NAME[n].index)
-    if missing:
-        raise _bad(f"cards missing from the state: {', '.join(missing)}")
-    if len(available) > 4:
-        raise _bad(f"at most 4 cards are available, not {len(available)}")
-    if to_move is not None and len(available) < 2:
-        raise _bad(
-            f"the player to move has no legal action: an unfinished round needs 2 to 4 available cards, not {len(available)}"
-        )
-    return cls._load(
-        seed=seed, expansion=expansion, round=rnd, wins=wins, to_move=to_move, last_taker=last_taker,
-        winner=winner, river=river, capionca=capionca, sides=sides, available=available, pile=pile,
-        discard=discard,
-    )
 
+def _name(i: int) -> str:
+    return CARDS[i].name
+
+
+def _opt(v: int) -> Optional[int]:
+    return None if v < 0 else v
+
+
+class Capivarias(Game):
+    """Capivárias (2 players). Parameters: ``expansion`` (bool, default
+    False: play with the capiticos, capissors and capiolins) and
+    ``first_player`` (0 or 1, who moves first in a new game).
+
+    >>> g = load_game("capivarias", expansion=True)
+    >>> g.info.num_distinct_actions, g.info.min_utility, g.info.max_utility
+    (3248, -1.0, 1.0)
+    """
+
+    name = "capivarias"
+    title = "Capivárias"
+    PARAM_TYPES = {"expansion": bool, "first_player": int}
+    State = State
+    Move = Move
+
+    def _encode_dict(self, d: Mapping[str, Any]) -> list[int]:
+        game = _get(d, "game")
+        if game != "capivarias":
+            raise _bad(f"game must be 'capivarias', not {game!r}")
+        expansion = _get(d, "expansion")
+        if not isinstance(expansion, bool):
+            raise _bad(f"expansion must be true or false, not {expansion!r}")
+        if expansion != self._params["expansion"]:
+            raise _bad(f"this game is played {'with' if self._params['expansion'] else 'without'} the expansion")
+        wins = _list(_get(d, "round_wins"), "round_wins")
+        if len(wins) != 2:
+            raise _bad(f"round_wins must have 2 entries, not {len(wins)}")
+        seed = _get(d, "seed")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _U64:
+            raise _bad(f"seed must be an integer in [0, 2**64), not {seed!r}")
+        out = [int(expansion), _int(_get(d, "round"), "round"), _int(wins[0], "round_wins[0]"),
+               _int(wins[1], "round_wins[1]"), _int(_get(d, "to_move"), "to_move", null=True),
+               _int(_get(d, "last_taker"), "last_taker", null=True), _int(_get(d, "winner"), "winner", null=True),
+               seed - _U64 if seed >= 1 << 63 else seed]
+        segments = _list(_get(d, "segments"), "segments")
+        if len(segments) != 3:
+            raise _bad(f"there must be 3 segments, not {len(segments)}")
+        for i, seg in enumerate(segments):
+            if not isinstance(seg, Mapping):
+                raise _bad(f"segment {i} must be a dict")
+            river = _ids([_get(seg, "river")], f"segment {i} river")[1]
+            cap = _get(seg, "capionca")
+            out += [river, -1 if cap is None else _ids([cap], f"segment {i} capionca")[1]]
+            sides = _list(_get(seg, "sides"), f"segment {i} sides")
+            if len(sides) != 2:
+                raise _bad(f"segment {i} must have 2 sides")
+            for k, side in enumerate(sides):
+                out += _ids(side, f"segment {i} side {k}", is_set=True)
+        out += _ids(_get(d, "available"), "available")
+        out += _ids(_get(d, "pile"), "pile")
+        out += _ids(_get(d, "discard"), "discard", is_set=True)
+        return out
+
+    def _decode_fields(self, f: list[int]) -> dict[str, Any]:
+        segments = []
+        i = 8
+        for _ in range(3):
+            river, cap = f[i], f[i + 1]
+            i += 2
+            sides = []
+            for _k in range(2):
+                n = f[i]
+                sides.append([_name(c) for c in f[i + 1:i + 1 + n]])
+                i += 1 + n
+            segments.append({"river": _name(river), "capionca": None if cap < 0 else _name(cap), "sides": sides})
+        lists = []
+        for _ in range(3):
+            n = f[i]
+            lists.append([_name(c) for c in f[i + 1:i + 1 + n]])
+            i += 1 + n
+        return {
+            "game": "capivarias",
+            "expansion": bool(f[0]),
+            "round": f[1],
+            "round_wins": [f[2], f[3]],
+            "to_move": _opt(f[4]),
+            "last_taker": _opt(f[5]),
+            "winner": _opt(f[6]),
+            "seed": f[7] & (_U64 - 1),
+            "segments": segments,
+            "available": lists[0],
+            "pile": lists[1],
+            "discard": lists[2],
+        }
+
+
+GAME = Capivarias
 
 # --- module functions ----------------------------------------------------------------------
 
 
 def new_game(*, seed: int, expansion: bool = False, first_player: int = 0) -> State:
-    """A new game: round 1 set up from ``seed`` (R20), ``first_player`` to move.
+    """A new game: round 1 set up from ``seed`` (R20), ``first_player`` to move
+    (the short form of ``load_game("capivarias", ...).new_initial_state(seed=...)``).
 
     >>> new_game(seed=1).to_dict()["round"]
     1
     """
-    return State.new(seed=seed, expansion=expansion, first_player=first_player)
+    check_seed(seed)
+    return load_game("capivarias", expansion=expansion, first_player=first_player).new_initial_state(seed=seed)  # type: ignore[return-value]
 
 
 def random_playouts(n: int, *, seed: int, expansion: bool = False) -> dict[str, Any]:
     """Play ``n`` uniformly random games entirely in C; return aggregate
-    statistics (games, wins per player, draws, actions, rounds).
+    statistics (games, wins per player, draws, actions, returns and score sums).
+    Ctrl-C stops it with ``KeyboardInterrupt``.
 
     >>> random_playouts(10, seed=3)["games"]
     10
     """
-    _check_seed(seed)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise ValueError(f"n must be a non-negative integer, not {n!r}")
-    return _capivarias.random_playouts(n, seed, bool(expansion))
+    return load_game("capivarias", expansion=expansion).random_playouts(n, seed=seed)

@@ -29,15 +29,18 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Mapping, Optional, Sequence, Union
+from typing import Any, ClassVar, Mapping, Optional, Sequence, Union
 
-from . import _capulana
-from ._state import StateProtocol
-from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
-from ._validate import Fields, check_action_id, check_seed
+from . import _core
+from ._errors import InvalidMoveError, InvalidStateError
+from ._game import Game, check_seed, load_game
+from ._state import Move as _Move
+from ._state import State as _State
 
 __all__ = [
     "CARDS",
+    "GAME",
+    "Capulana",
     "NUM_ACTIONS",
     "OBJECTIVES",
     "Card",
@@ -127,24 +130,14 @@ _NFABRIC = sum(c.is_fabric for c in CARDS)
 _FABRIC_NAMES = [c.name for c in CARDS if c.is_fabric]
 
 
-def _table_rows() -> list[tuple]:
-    rows = []
-    for c in CARDS:
-        codes = [_strip_codes(s, c.name) for s in c.strips]
-        rows.append((c.name, 0 if c.is_fabric else 1, int(c.stripe == "black"), c.value,
-                     [x for x, _ in codes], [y for _, y in codes]))
-    return rows
-
-
-_capulana.set_tables(_table_rows(), [(o.name, o.points, _OBJ_KEYS.index(o.key)) for o in OBJECTIVES])
 NUM_ACTIONS = 847
 _BID, _OFFER, _DONE, _STOP, _WEAVE = 0, 5, 61, 62, 63
 
 # --- moves ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Move:
+@dataclass(frozen=True, repr=False)
+class Move(_Move):
     """A move, identified by its action id; ``str()`` is its notation (RULES 1.6).
 
     >>> m = Move.parse("F13 r>2")
@@ -154,10 +147,7 @@ class Move:
     ['bid 2', 'offer F13', 'done', 'stop']
     """
 
-    action: int
-
-    def __post_init__(self) -> None:
-        check_action_id(self.action, NUM_ACTIONS)
+    NUM_ACTIONS: ClassVar[int] = NUM_ACTIONS
 
     @property
     def kind(self) -> str:
@@ -208,9 +198,6 @@ class Move:
             return k
         return f"{self.card.name} {self.orientation}{self.placement}"  # type: ignore[union-attr]
 
-    def __repr__(self) -> str:
-        return f"Move.parse({str(self)!r})"
-
     @classmethod
     def parse(cls, text: str) -> "Move":
         """Read the notation of RULES 1.6 (``bid 2``, ``offer F13``, ``done``,
@@ -220,7 +207,7 @@ class Move:
             names an unknown card.
         """
         if not isinstance(text, str):
-            raise InvalidMoveError(f"notation must be a string, not {type(text).__name__}: {text!r}")
+            raise InvalidMoveError(f"notation must be a string, not {type(text).__name__}")
         parts = text.split()
         if parts == ["done"]:
             return cls(_DONE)
@@ -249,7 +236,7 @@ def _fabric_index(name: str, text: str) -> int:
 
 
 MoveLike = Union[int, str, Move]
-_capulana.set_move_class(Move)
+_core.capulana_set_move_class(Move)
 
 # --- scoring -------------------------------------------------------------------------------
 
@@ -287,7 +274,7 @@ class ScoreBreakdown:
 
 def _breakdown(strips: Sequence[str]) -> ScoreBreakdown:
     codes = [_strip_codes(s, "score_strips") for s in strips]
-    total, sets = _capulana.score_sets([c for c, _ in codes], [p for _, p in codes])
+    total, sets = _core.capulana_score_sets([c for c, _ in codes], [p for _, p in codes])
     out = tuple(
         ScoredSet("colour" if k == 0 else "pattern", (_COLOURS if k == 0 else _PATTERNS)[sym], start, length)
         for k, sym, start, length in sets
@@ -314,7 +301,7 @@ def score_strips(text: Union[str, Sequence[str]]) -> ScoreBreakdown:
 # --- weaving options ---------------------------------------------------------------------------
 
 
-WeaveOption = _capulana.WeaveOption
+WeaveOption = _core.WeaveOption
 """One complete weaving step: ``moves``/``actions`` (0- and 1-card steps end
 with ``stop``), ``cards``, the resulting ``strips`` and ``v``, the capulana
 ``score`` (R10) and the ``final_score`` (R11) it yields."""
@@ -323,79 +310,61 @@ with ``stop``), ``cards``, the resulting ``strips`` and ``v``, the capulana
 # --- state --------------------------------------------------------------------------------------
 
 
-class State(StateProtocol, _capulana.CoreState):
-    """A Capulana position. Create one with :func:`new_game` or :meth:`from_dict`.
 
-    ``apply`` checks legality and leaves the state untouched when it raises.
+
+class State(_State):
+    """A Capulana position. Create one with :func:`new_game`,
+    ``load_game("capulana", players=n).new_initial_state(seed=...)`` or
+    :meth:`from_dict`. ``push``/``apply`` check legality and leave the state
+    untouched when they raise; ``pop`` undoes.
     """
 
     __slots__ = ()
-    _MOVE = Move
-    _NUM_ACTIONS = NUM_ACTIONS
+    MOVE = Move
 
     @classmethod
-    def new(cls, *, players: int, seed: int) -> "State":
-        """See :func:`new_game`."""
-        _check_seed(seed)
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
-            raise ValueError(f"players must be 2 to 5, not {players!r}")
-        return cls._new(players, seed)
+    def from_dict(cls, d: Mapping[str, Any]) -> "State":
+        """Load and validate a state dict (RULES part 4) in the game of its
+        ``players`` count.
 
-    # moves --------------------------------------------------------------------
-    def parse_move(self, move: MoveLike) -> Move:
-        """Turn an id, notation or Move into a legal Move of this state.
-
-        :raises InvalidMoveError: not a move at all.
-        :raises IllegalMoveError: a move, but not legal here.
+        :raises InvalidStateError: (a ``ValueError``) naming the first problem.
         """
-        if isinstance(move, Move):
-            m = move
-        elif isinstance(move, str):
-            try:
-                m = Move.parse(move)
-            except InvalidMoveError as e:
-                raise InvalidMoveError(f"{e} in {self.to_json()}") from None
-        elif isinstance(move, int) and not isinstance(move, bool):
-            if not 0 <= move < NUM_ACTIONS:
-                raise InvalidMoveError(f"action id {move} is not in [0, {NUM_ACTIONS}) in {self.to_json()}")
-            m = Move(move)
-        else:
-            raise InvalidMoveError(f"a move is an action id, a notation string or a Move, not {move!r}, in {self.to_json()}")
-        if m.action not in self.legal_actions():
-            raise IllegalMoveError(f"illegal move {str(m)!r} (id {m.action}) in {self.to_json()}")
-        return m
+        if not isinstance(d, Mapping):
+            raise _bad(f"expected a dict, got {type(d).__name__}")
+        n = _get(d, "players")
+        if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 5:
+            raise _bad(f"players must be an integer in [2, 5], not {n!r}")
+        return load_game("capulana", players=n).from_dict(d)  # type: ignore[return-value]
+
+    @property
+    def players(self) -> int:
+        """Number of players (2..5)."""
+        return self.game.num_players
+
+    @property
+    def phase(self) -> str:
+        """'offer', 'weave' or 'over'."""
+        return _PHASES[self._encode()[3]]
 
     def weaving_options(self) -> list[WeaveOption]:
         """Every complete weaving step open to the player to move, from the
         current point of their turn: 0, 1 or 2 cards with placements,
         deduplicated by the resulting visible strips (the first in action
         order is kept), each with the score it yields. Empty outside a
-        weaving turn. Computed in C with the GIL released.
+        weaving turn. Computed in C on a copy, with the GIL released.
         """
-        return self._weaving_options()
+        return _core.capulana_weaving_options(self)  # type: ignore[no-any-return]
 
     def strips(self, player: int) -> list[str]:
         """The visible strips of a player's capulana, left to right."""
         _check_player(player, self.players)
-        return self._row_strips(player)
+        return _core.capulana_row_strips(self, player)  # type: ignore[no-any-return]
 
-    # serialisation -------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        """Full-information JSON-safe dict (RULES part 4)."""
-        return self._to_dict()
+    _row_strips = strips
 
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "State":
-        """Load and validate a state dict (RULES part 4).
-
-        :raises InvalidStateError: (a ``ValueError``) naming the first problem.
-        """
-        try:
-            return _from_dict(cls, d)
-        except InvalidStateError:
-            raise
-        except (ValueError, TypeError, KeyError, OverflowError) as e:   # from the core's own checks
-            raise _bad(str(e)) from None
+    def capulana_scores(self) -> list[int]:
+        """Each player's capulana score (R10, no objectives)."""
+        return _core.capulana_row_scores(self)  # type: ignore[no-any-return]
 
     def view(self, player: int) -> dict[str, Any]:
         """What ``player`` sees (RULES part 4): others' rows, hand counts and
@@ -406,7 +375,7 @@ class State(StateProtocol, _capulana.CoreState):
         as a count; no seed.
         """
         _check_player(player, self.players)
-        d = self._to_dict()
+        d = self.to_dict()
         del d["seed"]
         n = d["players"]
         holders: dict[int, list[str]] = {}
@@ -429,18 +398,15 @@ class State(StateProtocol, _capulana.CoreState):
         return d
 
     def determinize(self, player: int, seed: int) -> "State":
-        """A full state drawn uniformly from those consistent with
-        ``view(player)`` (see :c:func:`cp_determinize`): others' unknown
-        cards, the deck order and the hidden offer contents are redealt;
-        others' weaving in the current step is undone (their woven cards go
-        back to their hands)."""
+        """A full state drawn from those consistent with ``view(player)``
+        (see :c:func:`cp_determinize`): others' unknown cards, the deck order
+        and the hidden offer contents are redealt; others' weaving in the
+        current step is undone (their woven cards go back to their hands)."""
         _check_player(player, self.players)
-        _check_seed(seed)
-        return self._determinize(player, seed)
+        return super().determinize(player, seed)
 
-    # python protocol -------------------------------------------------------------------
     def __str__(self) -> str:
-        d = self._to_dict()
+        d = self.to_dict()
         n = d["players"]
         me = d["to_move"]
         sc = self.scores()
@@ -456,7 +422,7 @@ class State(StateProtocol, _capulana.CoreState):
                 offers.append(f"P{o['player']}→{o['slot']} [{len(o['cards'])}, open]")
             lines.append("offers: " + ("  ".join(offers) or "-"))
         for q in range(n):
-            strips = self._row_strips(q)
+            strips = self.strips(q)
             mark = "*" if q == me else " "
             hand = d["hands"][q]
             hand_text = " ".join(hand) if q == me else f"{len(hand)} cards"
@@ -472,150 +438,185 @@ class State(StateProtocol, _capulana.CoreState):
         return "\n".join(lines)
 
 
+_PHASES = ("offer", "weave", "over")
+_U64 = 1 << 64
+
+
 def _check_player(player: Any, n: int) -> None:
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
         raise ValueError(f"player must be 0..{n - 1}, not {player!r}")
 
 
-_check_seed = check_seed
-_F = Fields("Capulana")
-_bad = _F.bad
-_get = _F.get
-_list = _F.list_
+# --- the game: dicts <-> the C encoding ------------------------------------------------------
 
 
-def _int(value: Any, what: str, lo: int, hi: int, *, null: bool = False) -> Optional[int]:
-    return _F.opt_int(value, what, lo, hi) if null else _F.int_(value, what, lo, hi)
+def _bad(msg: str) -> InvalidStateError:
+    return InvalidStateError(f"invalid Capulana state: {msg}")
 
 
-# --- from_dict ------------------------------------------------------------------------------------
+def _get(d: Mapping[str, Any], key: str) -> Any:
+    if key not in d:
+        raise _bad(f"missing key {key!r}")
+    return d[key]
 
 
-def _offerer(n: int, s: int, k: int) -> int:
-    return (s + k) % n if k < n else (s + 2 * n - 1 - k) % n
+def _int(value: Any, what: str, *, null: bool = False) -> int:
+    if value is None and null:
+        return -1
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _bad(f"{what} must be an integer{' or null' if null else ''}, not {value!r}")
+    if not -(1 << 31) <= value < 1 << 31:
+        raise _bad(f"{what} is out of range: {value!r}")
+    return value
 
 
-def _from_dict(cls: "type[State]", d: Mapping[str, Any]) -> State:
-    if not isinstance(d, Mapping):
-        raise _bad(f"expected a dict, got {type(d).__name__}")
-    if _get(d, "game") != "capulana":
-        raise _bad(f"game must be 'capulana', not {d['game']!r}")
-    n = _int(_get(d, "players"), "players", 2, 5)
-    assert n is not None
-    rnd = _int(_get(d, "round"), "round", 1, 4)
-    start = _int(_get(d, "start_player"), "start_player", 0, n - 1)
-    assert start is not None
-    phase = _get(d, "phase")
-    if phase not in ("offer", "weave", "over"):
-        raise _bad(f"phase must be 'offer', 'weave' or 'over', not {phase!r}")
-    to_move = _int(_get(d, "to_move"), "to_move", 0, n - 1, null=True)
-    if (to_move is None) != (phase == "over"):
-        raise _bad("to_move must be null exactly when the phase is 'over'")
-    seed = _F.seed(_get(d, "seed"))
-    objectives = 0
-    for o in _list(_get(d, "objectives"), "objectives"):
-        if not isinstance(o, str) or o not in _OBJ_BY_NAME:
-            raise _bad(f"objectives: unknown objective {o!r}")
-        bit = 1 << _OBJ_BY_NAME[o].index
-        if objectives & bit:
-            raise _bad(f"objectives: {o} is listed twice")
-        objectives |= bit
+def _list(value: Any, what: str, length: Optional[int] = None) -> list[Any]:
+    if not isinstance(value, list):
+        raise _bad(f"{what} must be a list, not {type(value).__name__}")
+    if length is not None and len(value) != length:
+        raise _bad(f"{what} must have {length} entries, not {len(value)}")
+    return value
 
-    seen: dict[str, str] = {}
 
-    def card(name: Any, where: str, *, initial: bool = False) -> int:
-        if not isinstance(name, str):
-            raise _bad(f"{where}: a card is a name string, not {name!r}")
-        c = _BY_NAME.get(name)
-        if c is None:
-            raise _bad(f"{where}: unknown card {name!r}")
-        if c.is_fabric == initial:
-            if initial:
-                raise _bad(f"{where} must start with an initial card (R1), not the fabric card {name}")
-            raise _bad(f"{where}: {name} is an initial card; it can only start a capulana (R1)")
-        if name in seen:
-            raise _bad(f"card {name} is in two places ({seen[name]} and {where})")
-        seen[name] = where
-        return c.index
+def _card(name: Any, where: str) -> int:
+    if not isinstance(name, str):
+        raise _bad(f"{where}: a card is a name string, not {name!r}")
+    c = _BY_NAME.get(name)
+    if c is None:
+        raise _bad(f"{where}: unknown card {name!r}")
+    return c.index
 
-    def mask(names: Any, where: str) -> int:
-        m = 0
-        for x in _list(names, where):
-            m |= 1 << card(x, where)
-        return m
 
-    deck = [card(x, "deck") for x in _list(_get(d, "deck"), "deck")]
-    slots = [card(x, "slots") for x in _list(_get(d, "slots"), "slots")]
-    if phase == "offer" and len(slots) != n:
-        raise _bad(f"the offer phase needs {n} announced cards in slots, not {len(slots)}")
-    if phase != "offer" and slots:
-        raise _bad("slots must be empty outside the offer phase")
+def _ids(names: Any, where: str) -> list[int]:
+    return [len(_list(names, where))] + [_card(x, where) for x in names]
 
-    def offer(o: Any, k: int, where: str) -> tuple[int, int]:
-        if not isinstance(o, Mapping):
-            raise _bad(f"{where} must be a dict with player, slot, cards")
-        due = _offerer(n, start, k)
-        p = _int(_get(o, "player"), f"{where} player", 0, n - 1)
-        if p != due:
-            raise _bad(f"{where} is by player {p}, but offer {k} of the round is player {due}'s (1.3 offer order)")
-        slot = _int(_get(o, "slot"), f"{where} slot", 0, n - 1)
-        assert slot is not None
-        return slot, mask(_get(o, "cards"), where)
 
-    raw_offers = _list(_get(d, "offers"), "offers")
-    open_raw = _get(d, "open_offer")
-    if phase != "offer" and (raw_offers or open_raw is not None):
-        raise _bad("offers must be empty and open_offer null outside the offer phase")
-    if len(raw_offers) >= 2 * n:
-        raise _bad(f"{len(raw_offers)} closed offers: the auction resolves when offer {2 * n} closes")
-    offers = [offer(o, k, f"offer {k}") for k, o in enumerate(raw_offers)]
-    open_offer = None if open_raw is None else offer(open_raw, len(offers), "open_offer")
-    hands = [mask(h, f"hand of player {q}") for q, h in enumerate(_list(_get(d, "hands"), "hands", n))]
-    rows = []
-    for q, row in enumerate(_list(_get(d, "capulanas"), "capulanas", n)):
-        entries = []
-        for i, e in enumerate(_list(row, f"capulana of player {q}")):
+def _offer(o: Any, where: str) -> list[int]:
+    if not isinstance(o, Mapping):
+        raise _bad(f"{where} must be a dict with player, slot, cards")
+    return [_int(_get(o, "player"), f"{where} player"), _int(_get(o, "slot"), f"{where} slot")] + \
+        _ids(_get(o, "cards"), where)
+
+
+def _names(ids: list[int]) -> list[str]:
+    return [CARDS[i].name for i in ids]
+
+
+class Capulana(Game):
+    """Capulana (2 to 5 players). Parameter: ``players`` (default 3).
+
+    >>> g = load_game("capulana", players=4)
+    >>> g.info.num_players, g.info.min_utility, g.info.max_utility
+    (4, 0.0, 1.0)
+    """
+
+    name = "capulana"
+    title = "Capulana"
+    PARAM_TYPES = {"players": int}
+    State = State
+    Move = Move
+
+    def _encode_dict(self, d: Mapping[str, Any]) -> list[int]:
+        game = _get(d, "game")
+        if game != "capulana":
+            raise _bad(f"game must be 'capulana', not {game!r}")
+        n = _int(_get(d, "players"), "players")
+        if n != self.num_players:
+            raise _bad(f"players must be {self.num_players} in this game, not {n}")
+        phase = _get(d, "phase")
+        if phase not in _PHASES:
+            raise _bad(f"phase must be 'offer', 'weave' or 'over', not {phase!r}")
+        seed = _get(d, "seed")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _U64:
+            raise _bad(f"seed must be an integer in [0, 2**64), not {seed!r}")
+        out = [n, _int(_get(d, "round"), "round"), _int(_get(d, "start_player"), "start_player"),
+               _PHASES.index(phase), _int(_get(d, "to_move"), "to_move", null=True),
+               seed - _U64 if seed >= 1 << 63 else seed]
+        objectives = _list(_get(d, "objectives"), "objectives")
+        out.append(len(objectives))
+        for o in objectives:
+            if not isinstance(o, str) or o not in _OBJ_BY_NAME:
+                raise _bad(f"objectives: unknown objective {o!r}")
+            out.append(_OBJ_BY_NAME[o].index)
+        out += _ids(_get(d, "deck"), "deck")
+        out += _ids(_get(d, "slots"), "slots")
+        offers = _list(_get(d, "offers"), "offers")
+        out.append(len(offers))
+        for k, o in enumerate(offers):
+            out += _offer(o, f"offer {k}")
+        open_offer = _get(d, "open_offer")
+        out += [0] if open_offer is None else [1] + _offer(open_offer, "open_offer")
+        for q, hand in enumerate(_list(_get(d, "hands"), "hands", n)):
+            out += _ids(hand, f"hand of player {q}")
+        for q, row in enumerate(_list(_get(d, "capulanas"), "capulanas", n)):
             where = f"capulana of player {q}"
-            parts = e.split() if isinstance(e, str) else []
-            if len(parts) != 2 or len(parts[1]) < 2 or parts[1][0] not in ORIENTATIONS or parts[1][1:] not in PLACEMENTS:
-                raise _bad(f"{where}: entry {e!r} is not 'CARD orientation+placement' like 'F30 r>1'")
-            c = card(parts[0], where, initial=(i == 0))
-            qcode = 7 * ORIENTATIONS.index(parts[1][0]) + PLACEMENTS.index(parts[1][1:])
-            if i == 0 and qcode != 0:
-                raise _bad(f"{where} must start with its initial card placed 'n+' (R1), not {e!r}")
-            entries.append((c, qcode))
-        if not entries:
-            raise _bad(f"the capulana of player {q} is empty: it starts with an initial card (R1)")
-        rows.append(entries)
-    missing = [c for c in _FABRIC_NAMES if c not in seen]
-    if missing:
-        raise _bad(f"cards missing from the state: {', '.join(missing)}")
-    woven = [_int(w, f"woven[{q}]", 0, 2) for q, w in enumerate(_list(_get(d, "woven"), "woven", n))]
-    done = 0
-    for q, x in enumerate(_list(_get(d, "weave_done"), "weave_done", n)):
-        if not isinstance(x, bool):
-            raise _bad(f"weave_done[{q}] must be true or false, not {x!r}")
-        done |= int(x) << q
-    known_d = _get(d, "known")
-    if not isinstance(known_d, Mapping):
-        raise _bad(f"known must be a dict of card: player, not {type(known_d).__name__}")
-    known = 0
-    for c, q in known_d.items():
-        if not isinstance(c, str) or c not in _BY_NAME or not _BY_NAME[c].is_fabric:
-            raise _bad(f"known: unknown fabric card {c!r}")
-        _int(q, f"known[{c}]", 0, n - 1)
-        known |= 1 << _BY_NAME[c].index
-    try:
-        st = cls._load(players=n, round=rnd, start=start, phase=("offer", "weave", "over").index(phase),
-                       to_move=to_move, seed=seed, objectives=objectives, deck=deck, slots=slots, offers=offers,
-                       open_offer=open_offer, hands=hands, rows=rows, woven=woven, weave_done=done, known=known)
-    except ValueError as e:
-        raise _bad(str(e)) from None
-    holders = st._to_dict()["known"]
-    for c, q in known_d.items():
-        if holders[c] != q:
-            raise _bad(f"known: {c} is held by player {holders[c]}, not {q} (R6)")
-    return st
+            out.append(len(_list(row, where)))
+            for e in row:
+                parts = e.split() if isinstance(e, str) else []
+                if len(parts) != 2 or len(parts[1]) < 2 or parts[1][0] not in ORIENTATIONS or parts[1][1:] not in PLACEMENTS:
+                    raise _bad(f"{where}: entry {e!r} is not 'CARD orientation+placement' like 'F30 r>1'")
+                out += [_card(parts[0], where), 7 * ORIENTATIONS.index(parts[1][0]) + PLACEMENTS.index(parts[1][1:])]
+        out += [_int(w, f"woven[{q}]") for q, w in enumerate(_list(_get(d, "woven"), "woven", n))]
+        for q, x in enumerate(_list(_get(d, "weave_done"), "weave_done", n)):
+            if not isinstance(x, bool):
+                raise _bad(f"weave_done[{q}] must be true or false, not {x!r}")
+            out.append(int(x))
+        known = _get(d, "known")
+        if not isinstance(known, Mapping):
+            raise _bad(f"known must be a dict of card: player, not {type(known).__name__}")
+        out.append(len(known))
+        for c, q in known.items():
+            out += [_card(c, "known"), _int(q, f"known[{c}]")]
+        return out
+
+    def _decode_fields(self, f: list[int]) -> dict[str, Any]:
+        n, rnd, start, phase, to_move, seed = f[:6]
+        i = 6
+
+        def take() -> list[int]:
+            nonlocal i
+            k = f[i]
+            out = f[i + 1:i + 1 + k]
+            i += 1 + k
+            return out
+
+        def offer() -> dict[str, Any]:
+            nonlocal i
+            player, slot = f[i], f[i + 1]
+            i += 2
+            return {"player": player, "slot": slot, "cards": _names(take())}
+
+        objectives = [OBJECTIVES[o].name for o in take()]
+        deck = _names(take())
+        slots = _names(take())
+        n_offers = f[i]
+        i += 1
+        offers = [offer() for _ in range(n_offers)]
+        has_open = f[i]
+        i += 1
+        open_offer = offer() if has_open else None
+        hands = [_names(take()) for _ in range(n)]
+        rows = []
+        for _q in range(n):
+            k = f[i]
+            pairs = f[i + 1:i + 1 + 2 * k]
+            i += 1 + 2 * k
+            rows.append([f"{CARDS[c].name} {ORIENTATIONS[q // 7]}{PLACEMENTS[q % 7]}" for c, q in zip(pairs[::2], pairs[1::2])])
+        woven = f[i:i + n]
+        done = [bool(x) for x in f[i + n:i + 2 * n]]
+        i += 2 * n
+        k = f[i]
+        pairs = f[i + 1:i + 1 + 2 * k]
+        known = {CARDS[c].name: q for c, q in zip(pairs[::2], pairs[1::2])}
+        return {
+            "game": "capulana", "players": n, "round": rnd, "start_player": start, "phase": _PHASES[phase],
+            "to_move": None if to_move < 0 else to_move, "seed": seed & (_U64 - 1), "objectives": objectives,
+            "deck": deck, "slots": slots, "offers": offers, "open_offer": open_offer, "hands": hands,
+            "capulanas": rows, "woven": woven, "weave_done": done, "known": known,
+        }
+
+
+GAME = Capulana
 
 
 # --- module functions --------------------------------------------------------------------------
@@ -623,24 +624,22 @@ def _from_dict(cls: "type[State]", d: Mapping[str, Any]) -> State:
 
 def new_game(*, players: int, seed: int) -> State:
     """A new game of ``players`` (2..5) set up from ``seed`` as engine-notes
-    says (R1, R2): player 0 starts the offers of round 1.
+    says (R1, R2): player 0 starts the offers of round 1 (the short form of
+    ``load_game("capulana", players=...).new_initial_state(seed=...)``).
 
     >>> new_game(players=2, seed=1).to_dict()["round"]
     1
     """
-    return State.new(players=players, seed=seed)
+    check_seed(seed)
+    return load_game("capulana", players=players).new_initial_state(seed=seed)  # type: ignore[return-value]
 
 
 def random_playouts(n: int, *, seed: int, players: int) -> dict[str, Any]:
     """Play ``n`` uniformly random games entirely in C; return aggregate
-    statistics (games, actions, ties, wins = summed returns, score sums).
+    statistics (games, actions, draws, wins, summed returns and final scores).
+    Ctrl-C stops it with ``KeyboardInterrupt``.
 
     >>> random_playouts(10, seed=3, players=4)["games"]
     10
     """
-    _check_seed(seed)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise ValueError(f"n must be a non-negative integer, not {n!r}")
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
-        raise ValueError(f"players must be 2 to 5, not {players!r}")
-    return _capulana.random_playouts(n, seed, players)
+    return load_game("capulana", players=players).random_playouts(n, seed=seed)

@@ -1,0 +1,152 @@
+/* game.c - operations every game gets from the contract alone (game.h). */
+#define _POSIX_C_SOURCE 200809L   /* clock_gettime, pthreads */
+#include "game.h"
+#include "rng.h"
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+
+int sr_apply_checked(const sr_game *g, void *state, int action) {
+    if (action < 0 || action >= g->info.num_distinct_actions) return SR_E_RANGE;
+    if (g->current_player(g->rules, state) == SR_TERMINAL) return SR_E_TERMINAL;
+    int buf[SR_MAX_LEGAL];
+    int n = g->legal_actions(g->rules, state, buf);
+    int lo = 0, hi = n;                   /* legal ids are sorted */
+    while (lo < hi) {
+        int mid = (lo + hi) >> 1;
+        if (buf[mid] < action) lo = mid + 1; else hi = mid;
+    }
+    if (lo == n || buf[lo] != action) return SR_E_ILLEGAL;
+    g->apply(g->rules, state, action);
+    return SR_OK;
+}
+
+int sr_legal_mask(const sr_game *g, const void *state, uint8_t *mask) {
+    int buf[SR_MAX_LEGAL];
+    int n = g->legal_actions(g->rules, state, buf);
+    memset(mask, 0, (size_t)g->info.num_distinct_actions);
+    for (int i = 0; i < n; ++i) mask[buf[i]] = 1;
+    return n;
+}
+
+static uint64_t perft_rec(const sr_game *g, const void *state, int depth, const volatile int *stop, int *rc) {
+    if (depth == 0) return 1;
+    int buf[SR_MAX_LEGAL];
+    int n = g->legal_actions(g->rules, state, buf);
+    if (depth == 1) return (uint64_t)n;
+    uint64_t total = 0;
+    sr_state_buf child;
+    for (int i = 0; i < n; ++i) {
+        if (*rc != SR_OK) break;
+        if (stop && *stop) { *rc = SR_E_STOPPED; break; }
+        memcpy(child.b, state, g->info.state_size);
+        g->apply(g->rules, child.b, buf[i]);
+        total += perft_rec(g, child.b, depth - 1, stop, rc);
+    }
+    return total;
+}
+
+uint64_t sr_perft(const sr_game *g, const void *state, int depth, const volatile int *stop, int *rc) {
+    *rc = SR_OK;
+    if (depth < 0) { *rc = SR_E_PARAM; return 0; }
+    return perft_rec(g, state, depth, stop, rc);
+}
+
+int sr_playout(const sr_game *g, void *state, sr_pick_fn pick, uint64_t *rng, const volatile int *stop) {
+    int buf[SR_MAX_LEGAL];
+    for (int steps = 0;; ++steps) {
+        if (g->current_player(g->rules, state) == SR_TERMINAL) return SR_OK;
+        if (steps >= g->info.max_game_length) return SR_E_STUCK;
+        if (stop && (steps & 63) == 63 && *stop) return SR_E_STOPPED;
+        int n = g->legal_actions(g->rules, state, buf);
+        if (n <= 0) return SR_E_STUCK;
+        int i = pick ? pick(g->rules, state, buf, n, rng) : (int)rng_pick(rng, (uint32_t)n);
+        g->apply(g->rules, state, buf[i]);
+    }
+}
+
+int sr_random_playouts(const sr_game *g, uint64_t n, uint64_t seed, const volatile int *stop, sr_playout_stats *out) {
+    memset(out, 0, sizeof *out);
+    const int np = g->info.num_players;
+    uint64_t rng = seed;
+    sr_state_buf s;
+    int buf[SR_MAX_LEGAL];
+    for (uint64_t k = 0; k < n; ++k) {
+        if (stop && *stop) return SR_E_STOPPED;
+        g->new_initial_state(g, s.b, rng_draw(&rng));
+        for (int steps = 0;; ++steps) {
+            if (g->current_player(g->rules, s.b) == SR_TERMINAL) break;
+            int m = g->legal_actions(g->rules, s.b, buf);
+            if (m <= 0 || steps >= g->info.max_game_length) return SR_E_STUCK;
+            g->apply(g->rules, s.b, buf[rng_pick(&rng, (uint32_t)m)]);
+            out->actions++;
+        }
+        double ret[SR_MAX_PLAYERS];
+        int sc[SR_MAX_PLAYERS];
+        g->returns(g->rules, s.b, ret);
+        g->scores(g->rules, s.b, sc);
+        int top = 0, ties = 0, all_equal = 1;
+        for (int p = 0; p < np; ++p) {
+            out->returns_sum[p] += ret[p];
+            out->score_sum[p] += sc[p];
+            if (ret[p] != ret[0]) all_equal = 0;
+            if (ret[p] > ret[top]) { top = p; ties = 0; }
+            else if (p != top && ret[p] == ret[top]) ties++;
+        }
+        if (all_equal) out->draws++;
+        else if (!ties) out->wins[top]++;
+        out->games++;
+    }
+    return SR_OK;
+}
+
+/* ---- running long work on a worker thread, interruptibly ------------------- */
+
+typedef struct {
+    void (*work)(void *);
+    void *arg;
+    int done;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} polled_job;
+
+static void *polled_main(void *p) {
+    polled_job *j = p;
+    j->work(j->arg);
+    pthread_mutex_lock(&j->mu);
+    j->done = 1;
+    pthread_cond_signal(&j->cv);
+    pthread_mutex_unlock(&j->mu);
+    return NULL;
+}
+
+int sr_run_polled(void (*work)(void *), void *arg, volatile int *stop, const volatile int *external,
+                  int (*poll)(void *), void *ctx, int poll_ms, int *polled) {
+    polled_job j = {work, arg, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+    pthread_t tid;
+    *polled = 0;
+    if (pthread_create(&tid, NULL, polled_main, &j) != 0) {
+        work(arg);
+        return SR_E_NOMEM;
+    }
+    pthread_mutex_lock(&j.mu);
+    while (!j.done) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += (long)poll_ms * 1000000L;
+        until.tv_sec += until.tv_nsec / 1000000000L;
+        until.tv_nsec %= 1000000000L;
+        pthread_cond_timedwait(&j.cv, &j.mu, &until);
+        if (j.done) break;
+        pthread_mutex_unlock(&j.mu);
+        if (!*polled && poll) *polled = poll(ctx);
+        if (*polled || (external && *external)) *stop = 1;
+        pthread_mutex_lock(&j.mu);
+    }
+    pthread_mutex_unlock(&j.mu);
+    pthread_join(tid, NULL);
+    if (!*polled && poll) *polled = poll(ctx);
+    pthread_mutex_destroy(&j.mu);
+    pthread_cond_destroy(&j.cv);
+    return SR_OK;
+}

@@ -1,0 +1,248 @@
+"""The game registry and the ``Game`` object (OpenSpiel's Game / GameInfo shape).
+
+>>> import tabuleiro
+>>> tabuleiro.games()
+['capivarias', 'capulana', 'toy']
+>>> game = tabuleiro.load_game("capulana", players=3)
+>>> game.info.num_players, game.info.num_distinct_actions
+(3, 847)
+>>> state = game.new_initial_state(seed=7)
+>>> state.game is game
+True
+>>> game.action_to_string(61)
+'done'
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Optional, Union
+
+from . import _core
+from ._errors import InvalidMoveError, InvalidStateError
+
+if TYPE_CHECKING:
+    from ._state import Move, State
+
+__all__ = ["Game", "GameInfo", "games", "load_game"]
+
+U64 = 1 << 64
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Facts of a game instance (OpenSpiel's GameType + GameInfo)."""
+
+    name: str
+    num_players: int
+    num_distinct_actions: int
+    min_utility: float
+    max_utility: float
+    max_game_length: int
+    hidden_information: bool
+
+
+def check_seed(seed: Any, what: str = "seed") -> int:
+    """A seed is an integer in [0, 2**64) (not a bool, not a float)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < U64:
+        raise ValueError(f"{what} must be an integer in [0, 2**64), not {seed!r}")
+    return seed
+
+
+class Game:
+    """A loaded game: its rules (the shipped card tables), its facts
+    (:class:`GameInfo`) and its parameters. Made by :func:`load_game`; each
+    game's module subclasses it with its ``Move`` and ``State`` classes and the
+    mapping between its state dicts and the C encoding.
+
+    Games are immutable and compared by name and parameters; games with
+    different parameters coexist in one process.
+    """
+
+    name: ClassVar[str]
+    #: The game's name as people write it (in messages).
+    title: ClassVar[str]
+    #: Parameter types, in the registry's order (bool parameters are 0/1 in C).
+    PARAM_TYPES: ClassVar[dict[str, type]]
+    State: ClassVar[type["State"]]
+    Move: ClassVar[type["Move"]]
+    _texts: ClassVar[Optional[list[str]]] = None
+
+    def __init__(self, **params: Any) -> None:
+        files, specs, defaults = _core.game_spec(self.name)
+        values: dict[str, Any] = {}
+        c_params = []
+        unknown = set(params) - {s[0] for s in specs}
+        if unknown:
+            raise TypeError(f"{self.name} takes the parameters {', '.join(s[0] for s in specs) or '(none)'}, "
+                            f"not {', '.join(sorted(unknown))}")
+        for pname, lo, hi, default in specs:
+            typ = self.PARAM_TYPES[pname]
+            v = params.get(pname, typ(default))
+            if typ is bool:
+                if not isinstance(v, bool):
+                    raise TypeError(f"{self.name}: {pname} must be True or False, not {v!r}")
+            elif isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError(f"{self.name}: {pname} must be an integer, not {v!r}")
+            elif not lo <= v <= hi:
+                raise ValueError(f"{self.name}: {pname} must be in [{lo}, {hi}], not {v!r}")
+            values[pname] = v
+            c_params.append(int(v))
+        cls = type(self)
+        if cls._texts is None:
+            data = resources.files("tabuleiro").joinpath("data")
+            cls._texts = [data.joinpath(f).read_text("utf-8") for f in files]
+        self._params = values
+        self._search_defaults = defaults
+        self._core = _core.CoreGame(self.name, cls._texts, c_params)
+        self._core.title = self.title
+        self._core.state_class = self.State
+        self._core.owner = self
+        i = self._core.info
+        self._info = GameInfo(i["name"], i["num_players"], i["num_distinct_actions"], i["min_utility"],
+                              i["max_utility"], i["max_game_length"], i["hidden_information"])
+
+    # --- facts ------------------------------------------------------------------------
+    @property
+    def info(self) -> GameInfo:
+        """The game's facts."""
+        return self._info
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The parameters this game was loaded with (defaults filled in)."""
+        return dict(self._params)
+
+    @property
+    def num_players(self) -> int:
+        return self._info.num_players
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return self._info.num_distinct_actions
+
+    @property
+    def search_defaults(self) -> dict[str, Any]:
+        """The search policy's per-game defaults: ``c``, ``shaped`` reward, ``prior``."""
+        return dict(self._search_defaults)
+
+    # --- states -------------------------------------------------------------------------
+    def new_initial_state(self, *, seed: int) -> "State":
+        """A new game dealt from ``seed`` (every later random event follows from it)."""
+        return self._core.new_state(check_seed(seed))  # type: ignore[no-any-return]
+
+    def from_dict(self, d: Mapping[str, Any]) -> "State":
+        """Load a state dict (RULES.md part 4); the C engine checks it.
+
+        :raises InvalidStateError: naming the first problem.
+        """
+        if isinstance(d, (str, bytes)):
+            try:
+                d = json.loads(d)
+            except ValueError as e:
+                raise InvalidStateError(f"invalid {self.title} state: not JSON ({e.msg})") from None
+        if not isinstance(d, Mapping):
+            raise InvalidStateError(f"invalid {self.title} state: expected a dict, got {type(d).__name__}")
+        return self._core.decode(self._encode_dict(d))  # type: ignore[no-any-return]
+
+    def action_to_string(self, action: int) -> str:
+        """The notation of an action id.
+
+        :raises InvalidMoveError: not an id of this game.
+        """
+        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < self.num_distinct_actions:
+            raise InvalidMoveError(f"action id {action!r} is not an integer in [0, {self.num_distinct_actions})")
+        return self._core.action_to_string(action)  # type: ignore[no-any-return]
+
+    def parse_move(self, text: str, *, state: Optional["State"] = None) -> "Move":
+        """Read a move in the game's notation (``state`` resolves notation that
+        needs the position, and then the move must be legal there).
+
+        :raises InvalidMoveError: not a move of this game.
+        :raises IllegalMoveError: with ``state``, a move that is not legal there.
+        """
+        if state is not None:
+            return state.parse_move(text)
+        return self.Move.parse(text)
+
+    def random_playouts(self, n: int, *, seed: int) -> dict[str, Any]:
+        """Play ``n`` uniformly random games entirely in C (Ctrl-C stops it);
+        aggregate statistics (games, actions, draws, wins, returns and score sums)."""
+        check_seed(seed)
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < U64:
+            raise ValueError(f"n must be an integer in [0, 2**64), not {n!r}")
+        return self._core.random_playouts(n, seed)  # type: ignore[no-any-return]
+
+    # --- the per-game mapping ----------------------------------------------------------
+    def _encode_dict(self, d: Mapping[str, Any]) -> list[int]:
+        """A state dict's names mapped to the C encoding's ids (shape and
+        type errors only; the C decoder checks consistency)."""
+        raise NotImplementedError
+
+    def _decode_fields(self, fields: list[int]) -> dict[str, Any]:
+        """The C encoding as the state dict of RULES.md part 4."""
+        raise NotImplementedError
+
+    # --- python protocol ----------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.name == other.name and self._params == other._params
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted(self._params.items()))))
+
+    def __repr__(self) -> str:
+        args = "".join(f", {k}={v!r}" for k, v in self._params.items())
+        return f"load_game({self.name!r}{args})"
+
+    def __reduce__(self) -> Any:
+        return (_load_game_kwargs, (self.name, self._params))
+
+
+def _load_game_kwargs(name: str, params: Mapping[str, Any]) -> Game:
+    return load_game(name, **params)
+
+
+_LOADED: dict[tuple[str, tuple[tuple[str, Any], ...]], Game] = {}
+
+
+def games() -> list[str]:
+    """The names of the registered games."""
+    return sorted(_core.game_names())
+
+
+def game_class(name: str) -> type[Game]:
+    """The Game class of a registered game: ``tabuleiro.<name>.GAME``."""
+    if not isinstance(name, str) or name not in _core.game_names():
+        raise ValueError(f"unknown game {name!r}; registered: {', '.join(games())}")
+    module = importlib.import_module(f"tabuleiro.{name}")
+    return module.GAME  # type: ignore[no-any-return]
+
+
+def load_game(name: str, **params: Union[int, bool]) -> Game:
+    """The game ``name`` with ``params`` (each game documents its own), loaded
+    once per process and parameter set.
+
+    >>> load_game("capivarias", expansion=True).params
+    {'expansion': True, 'first_player': 0}
+
+    :raises ValueError: an unknown game or a parameter out of range.
+    :raises TypeError: an unknown parameter or one of the wrong type.
+    """
+    cls = game_class(name)
+    try:
+        key = (name, tuple(sorted(params.items())))
+        hash(key)
+    except TypeError:
+        raise TypeError(f"{name}: parameters must be integers or booleans, not {params!r}") from None
+    game = _LOADED.get(key)
+    if game is None:
+        game = cls(**params)
+        full = (name, tuple(sorted(game.params.items())))
+        game = _LOADED.setdefault(full, game)
+        _LOADED[key] = game
+    return game

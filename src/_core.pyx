@@ -1,0 +1,476 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The one binding of the C core (csrc/game.h): a game over a rules buffer and
+a state over a state buffer, for every registered game.
+
+The Pythonic API lives in ``tabuleiro`` (``load_game``, ``Game``, ``State``);
+this module moves data between Python objects and C, copies a state before
+any loop that runs with the GIL released, and turns C error codes into the
+package's exceptions. Each game's own extras (Capulana's weaving options and
+strip scoring, Capivárias' round-end river) are included at the end.
+"""
+from libc.stdint cimport uint64_t, int64_t, uint8_t
+from libc.string cimport memcpy, memset, memcmp
+from libc.stdlib cimport malloc, free
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from cpython.exc cimport PyErr_CheckSignals
+from game_c cimport *
+
+from tabuleiro._errors import EngineError, GameOverError, IllegalMoveError, InvalidStateError
+
+MAX_NODES = SR_MAX_NODES
+MAX_THREADS = SR_MAX_THREADS
+MAX_PLAYERS = SR_MAX_PLAYERS
+_U64 = 1 << 64
+
+
+def game_names():
+    """Names of the games registered in C, in registry order."""
+    return [sr_game_at(i).name.decode() for i in range(sr_game_count())]
+
+
+cdef const sr_game_def *_find(str name) except NULL:
+    cdef bytes raw = name.encode()
+    cdef const sr_game_def *d = sr_find_game(raw)
+    if d == NULL:
+        raise ValueError(f"unknown game {name!r}; registered: {', '.join(game_names())}")
+    return d
+
+
+def game_spec(str name):
+    """(data file names, [(param, min, max, default)], search defaults dict) of a registered game."""
+    cdef const sr_game_def *d = _find(name)
+    files = [d.data_files[i].decode() for i in range(d.num_data)]
+    params = [(d.params[i].name.decode(), d.params[i].min, d.params[i].max, d.params[i].default)
+              for i in range(d.num_params)]
+    pol = {"c": d.policy.default_c, "shaped": bool(d.policy.default_shaped), "prior": bool(d.policy.default_prior)}
+    return files, params, pol
+
+
+# --- interruptible work --------------------------------------------------------------
+
+cdef class StopFlag:
+    """A flag another thread sets to end a running search early (the search
+    then returns its best move so far)."""
+    cdef volatile int flag
+
+    def set(self):
+        """Ask the running search to stop."""
+        self.flag = 1
+
+    def clear(self):
+        self.flag = 0
+
+    def is_set(self):
+        return self.flag != 0
+
+
+cdef int _poll_signals(void *ctx) noexcept with gil:
+    """Run Python's signal handlers; keep what they raise (KeyboardInterrupt) for later."""
+    try:
+        PyErr_CheckSignals()
+    except BaseException as e:
+        (<list> ctx).append(e)
+        return 1
+    return 0
+
+
+ctypedef struct search_job:
+    const sr_game *g
+    sr_evaluator ev
+    const void *root
+    sr_params p
+    sr_result *res
+    int rc
+
+
+cdef void _search_work(void *arg) noexcept nogil:
+    cdef search_job *j = <search_job *> arg
+    j.rc = sr_search(j.g, &j.ev, j.root, &j.p, j.res)
+
+
+ctypedef struct playout_job:
+    const sr_game *g
+    uint64_t n
+    uint64_t seed
+    volatile int *stop
+    sr_playout_stats st
+    int rc
+
+
+cdef void _playout_work(void *arg) noexcept nogil:
+    cdef playout_job *j = <playout_job *> arg
+    j.rc = sr_random_playouts(j.g, j.n, j.seed, j.stop, &j.st)
+
+
+ctypedef struct perft_job:
+    const sr_game *g
+    const void *state
+    int depth
+    volatile int *stop
+    uint64_t nodes
+    int rc
+
+
+cdef void _perft_work(void *arg) noexcept nogil:
+    cdef perft_job *j = <perft_job *> arg
+    j.nodes = sr_perft(j.g, j.state, j.depth, j.stop, &j.rc)
+
+
+cdef int _run(void (*work)(void *) noexcept nogil, void *arg, volatile int *stop, const volatile int *external) except -1:
+    """Run work with the GIL released, Ctrl-C and `external` raising *stop; re-raise KeyboardInterrupt."""
+    cdef list caught = []
+    cdef int polled = 0
+    with nogil:
+        sr_run_polled(work, arg, stop, external, _poll_signals, <void *> caught, 20, &polled)
+    if caught:
+        raise caught[0]
+    return 0
+
+
+# --- games -----------------------------------------------------------------------------
+
+cdef class CoreGame:
+    """A game instance: its rules (read from its data texts) and its contract table."""
+    cdef const sr_game_def *d
+    cdef void *rules
+    cdef sr_game g
+    cdef readonly str name
+    cdef public str title
+    cdef readonly tuple params
+    cdef public object state_class
+    cdef public object owner
+
+    def __cinit__(self, str name, texts, params):
+        cdef char msg[256]
+        cdef int p[4]
+        cdef int i
+        self.d = _find(name)
+        self.name = name
+        self.title = name
+        texts = [t.encode("utf-8") for t in texts]
+        if len(texts) != self.d.num_data:
+            raise ValueError(f"{name} reads {self.d.num_data} data files, not {len(texts)}")
+        params = tuple(params)
+        if len(params) != self.d.num_params:
+            raise ValueError(f"{name} takes {self.d.num_params} parameters, not {len(params)}")
+        for i in range(self.d.num_params):
+            v = params[i]
+            if isinstance(v, bool) or not isinstance(v, int) or not self.d.params[i].min <= v <= self.d.params[i].max:
+                raise ValueError(f"{name}: {self.d.params[i].name.decode()} must be an integer in "
+                                 f"[{self.d.params[i].min}, {self.d.params[i].max}], not {v!r}")
+            p[i] = v
+        self.params = params
+        cdef const char *ptrs[4]
+        for i in range(len(texts)):
+            ptrs[i] = <bytes> texts[i]
+        self.rules = PyMem_Malloc(self.d.rules_size)
+        if self.rules == NULL:
+            raise MemoryError()
+        memset(self.rules, 0, self.d.rules_size)
+        if self.d.load_rules(self.rules, ptrs, msg, sizeof(msg)) != SR_OK:
+            raise ValueError(f"{name}: the card data cannot be used: {msg.decode('utf-8', 'replace')}")
+        if self.d.make(self.rules, p, &self.g, msg, sizeof(msg)) != SR_OK:
+            raise ValueError(f"{name}: {msg.decode('utf-8', 'replace')}")
+
+    def __dealloc__(self):
+        PyMem_Free(self.rules)
+
+    @property
+    def info(self):
+        """GameInfo facts as a dict."""
+        cdef sr_game_info *i = &self.g.info
+        return {"name": i.name.decode(), "num_players": i.num_players,
+                "num_distinct_actions": i.num_distinct_actions, "min_utility": i.min_utility,
+                "max_utility": i.max_utility, "max_game_length": i.max_game_length,
+                "hidden_information": bool(i.hidden_information), "state_size": i.state_size}
+
+    def action_to_string(self, int action):
+        """Notation of an action id (ValueError when out of range)."""
+        cdef char buf[64]
+        cdef int n = -1
+        if 0 <= action < self.g.info.num_distinct_actions:
+            n = self.g.action_to_string(self.g.rules, action, buf, 64)
+        if n < 0:
+            raise ValueError(f"action id {action} is not in [0, {self.g.info.num_distinct_actions})")
+        return buf[:n].decode("utf-8")
+
+    cdef CoreState _blank(self):
+        cdef CoreState st = self.state_class.__new__(self.state_class)
+        st.core_game = self
+        st.history = []
+        return st
+
+    def new_state(self, uint64_t seed):
+        """A new game from seed (its root is itself)."""
+        cdef CoreState st = self._blank()
+        self.g.new_initial_state(&self.g, st.s.b, seed)
+        st._mark_root()
+        return st
+
+    def decode(self, fields):
+        """A state from its int64 encoding, checked by the game's C decoder
+        (InvalidStateError naming the first problem)."""
+        cdef Py_ssize_t n = len(fields), i
+        cdef char msg[256]
+        if n > SR_MAX_ENCODED:
+            raise InvalidStateError(f"invalid {self.title} state: {n} fields is more than a state has")
+        cdef int64_t buf[1024]
+        for i in range(n):
+            v = fields[i]
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise InvalidStateError(f"invalid {self.title} state: field {i} is not an integer: {v!r}")
+            if not -(1 << 63) <= v < (1 << 63):
+                raise InvalidStateError(f"invalid {self.title} state: field {i} is out of range")
+            buf[i] = v
+        cdef CoreState st = self._blank()
+        msg[0] = 0
+        if self.g.decode(self.g.rules, buf, <int> n, st.s.b, msg, sizeof(msg)) != SR_OK:
+            raise InvalidStateError(f"invalid {self.title} state: {msg.decode('utf-8', 'replace')}")
+        st._mark_root()
+        return st
+
+    def random_playouts(self, uint64_t n, uint64_t seed, StopFlag stop=None):
+        """Play n uniformly random games from new games in C (GIL released;
+        Ctrl-C ends it with KeyboardInterrupt)."""
+        cdef playout_job j
+        cdef volatile int flag = 0
+        j.g = &self.g
+        j.n = n
+        j.seed = seed
+        j.stop = &flag
+        j.rc = SR_OK
+        _run(_playout_work, &j, &flag, &stop.flag if stop is not None else NULL)
+        if j.rc == SR_E_STUCK:
+            raise EngineError(f"{self.name}: a random game met an unfinished position with no legal action")
+        cdef int np = self.g.info.num_players, q
+        return {"games": j.st.games, "actions": j.st.actions, "draws": j.st.draws,
+                "wins": [j.st.wins[q] for q in range(np)],
+                "returns_sum": [j.st.returns_sum[q] for q in range(np)],
+                "score_sum": [j.st.score_sum[q] for q in range(np)],
+                "stopped": j.rc == SR_E_STOPPED}
+
+
+# --- states ----------------------------------------------------------------------------
+
+cdef class CoreState:
+    """A state of one game: a flat C struct (clone = one memcpy), the game it
+    belongs to, and its move stack (the root state and the actions since)."""
+    cdef sr_state_buf s
+    cdef readonly CoreGame core_game
+    cdef list history
+    cdef bytes root
+
+    @property
+    def game(self):
+        """The Game this state belongs to."""
+        return None if self.core_game is None else self.core_game.owner
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError(f"{type(self).__name__} is not made directly: use load_game(...).new_initial_state(seed=...) "
+                        "or from_dict(...)")
+
+    cdef inline const sr_game *_g(self) except NULL:
+        if self.core_game is None:
+            raise TypeError(f"this {type(self).__name__} was not made by a game: use load_game(...)")
+        return &self.core_game.g
+
+    cdef void _mark_root(self):
+        self.root = (<char *> self.s.b)[:self.core_game.g.info.state_size]
+
+    # --- facts -----------------------------------------------------------------------
+    @property
+    def current_player(self):
+        """The player to move, or None once the game is over."""
+        cdef const sr_game *g = self._g()
+        cdef int p = g.current_player(g.rules, self.s.b)
+        return None if p == SR_TERMINAL else p
+
+    @property
+    def is_terminal(self):
+        """True once the game is over."""
+        cdef const sr_game *g = self._g()
+        return g.current_player(g.rules, self.s.b) == SR_TERMINAL
+
+    def legal_actions(self):
+        """Legal action ids, sorted ascending (empty once the game is over)."""
+        cdef const sr_game *g = self._g()
+        cdef int buf[1024]
+        cdef int n = g.legal_actions(g.rules, self.s.b, buf)
+        return [buf[i] for i in range(n)]
+
+    def legal_action_mask(self):
+        """bytes of length num_distinct_actions: 1 where the action is legal."""
+        cdef const sr_game *g = self._g()
+        cdef bytearray mask = bytearray(g.info.num_distinct_actions)
+        sr_legal_mask(g, self.s.b, <uint8_t *> (<char *> mask))
+        return bytes(mask)
+
+    def returns(self):
+        """The game's true per-player returns (all 0.0 until it ends)."""
+        cdef const sr_game *g = self._g()
+        cdef double r[5]
+        g.returns(g.rules, self.s.b, r)
+        return [r[i] for i in range(g.info.num_players)]
+
+    def scores(self):
+        """Each player's score as the game counts it now."""
+        cdef const sr_game *g = self._g()
+        cdef int sc[5]
+        g.scores(g.rules, self.s.b, sc)
+        return [sc[i] for i in range(g.info.num_players)]
+
+    def infostate_key(self, player):
+        """64-bit hash of everything `player` sees (equal views, equal keys)."""
+        cdef const sr_game *g = self._g()
+        _check_player(player, g.info.num_players)
+        return g.infostate_key(g.rules, self.s.b, player)
+
+    # --- moves -----------------------------------------------------------------------
+    cpdef int _apply_action(self, int action) except -1:
+        """Apply action if legal and push it on the stack: 0; else the
+        sr_error code (the state untouched)."""
+        cdef const sr_game *g = self._g()
+        cdef int rc = sr_apply_checked(g, self.s.b, action)
+        if rc == SR_OK:
+            self.history.append(action)
+        return rc
+
+    def _pop(self):
+        """Undo the last action (replayed from the root); return its id."""
+        cdef const sr_game *g = self._g()
+        if not self.history:
+            raise IndexError("pop from an empty move stack")
+        cdef int last = self.history.pop()
+        memcpy(self.s.b, <char *> self.root, g.info.state_size)
+        for a in self.history:
+            g.apply(g.rules, self.s.b, <int> a)
+        return last
+
+    def _history(self):
+        return list(self.history)
+
+    def _root_state(self):
+        """The state the move stack starts from, as a new state with an empty stack."""
+        cdef CoreState st = self.core_game._blank()
+        memcpy(st.s.b, <char *> self.root, self.core_game.g.info.state_size)
+        st.root = self.root
+        return st
+
+    def clone(self):
+        """An independent copy (its move stack too)."""
+        cdef const sr_game *g = self._g()
+        cdef CoreState c = self.core_game._blank()
+        memcpy(c.s.b, self.s.b, g.info.state_size)
+        c.root = self.root
+        c.history = list(self.history)
+        return c
+
+    def _encode(self):
+        """The canonical int64 encoding of the state (what decode reads)."""
+        cdef const sr_game *g = self._g()
+        cdef int64_t buf[1024]
+        cdef int n = g.encode(g.rules, self.s.b, buf, SR_MAX_ENCODED)
+        if n < 0:
+            raise EngineError(f"{self.core_game.name}: the state does not encode")
+        return [buf[i] for i in range(n)]
+
+    def _determinize(self, int player, uint64_t seed):
+        cdef const sr_game *g = self._g()
+        _check_player(player, g.info.num_players)
+        cdef CoreState c = self.core_game._blank()
+        g.determinize(g.rules, self.s.b, player, seed, c.s.b)
+        c._mark_root()
+        return c
+
+    def _same_position(self, CoreState other):
+        """True when both are of one game and encode equally."""
+        if other is None or self.core_game is None or other.core_game is None or self.core_game.d != other.core_game.d:
+            return False
+        return self._encode() == other._encode()
+
+    # --- loops in C --------------------------------------------------------------------
+    def perft(self, depth):
+        """Number of positions `depth` actions deep (C, on a copy, GIL released;
+        Ctrl-C raises KeyboardInterrupt)."""
+        cdef const sr_game *g = self._g()
+        if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 64:
+            raise ValueError(f"depth must be an integer in [0, 64], not {depth!r}")
+        cdef sr_state_buf copy = self.s
+        cdef perft_job j
+        cdef volatile int flag = 0
+        j.g = g
+        j.state = copy.b
+        j.depth = depth
+        j.stop = &flag
+        _run(_perft_work, &j, &flag, NULL)
+        return j.nodes
+
+    def _search(self, int kind, uint64_t seed, long iterations, double time_limit, double c, bint heuristic,
+                bint shaped, bint prior, int threads, long max_nodes, StopFlag stop=None):
+        """Search from this state (a copy) with the GIL released. Returns
+        (best, [(action, visits, mean)], iterations, nodes, pool_full, stopped)."""
+        cdef const sr_game *g = self._g()
+        cdef sr_state_buf root = self.s
+        cdef volatile int flag = 0
+        cdef search_job j
+        j.g = g
+        j.root = root.b
+        sr_make_evaluator(self.core_game.d.policy, heuristic, shaped, prior, &j.ev)
+        j.p.kind = kind
+        j.p.seed = seed
+        j.p.iterations = iterations
+        j.p.time_limit = time_limit
+        j.p.c = c
+        j.p.rollout = heuristic
+        j.p.threads = threads
+        j.p.max_nodes = max_nodes
+        j.p.stop = &flag
+        j.res = <sr_result *> malloc(sizeof(sr_result))
+        if j.res == NULL:
+            raise MemoryError()
+        try:
+            _run(_search_work, &j, &flag, &stop.flag if stop is not None else NULL)
+            _raise_for(j.rc, self.core_game.name)
+            stats = [(j.res.stats[i].action, j.res.stats[i].visits, j.res.stats[i].mean) for i in range(j.res.n)]
+            return j.res.best, stats, j.res.iterations, j.res.nodes, bool(j.res.pool_full), bool(j.res.stopped)
+        finally:
+            free(j.res)
+
+    def _greedy(self, uint64_t seed):
+        """The greedy policy's action (C, on a copy)."""
+        cdef const sr_game *g = self._g()
+        cdef sr_state_buf copy = self.s
+        cdef int buf[1024]
+        cdef uint64_t rng = seed
+        cdef int n = g.legal_actions(g.rules, copy.b, buf), i
+        if n == 0:
+            raise GameOverError("the game is over: there is no move to choose")
+        with nogil:
+            i = self.core_game.d.policy.greedy_index(g.rules, copy.b, buf, n, &rng)
+        if i < 0:
+            raise MemoryError()
+        return buf[i]
+
+
+cdef int _raise_for(int rc, str game) except -1:
+    if rc == SR_OK:
+        return 0
+    if rc == SR_E_TERMINAL:
+        raise GameOverError("the game is over: there is no move to search")
+    if rc == SR_E_PARAM:
+        raise ValueError("search parameters out of range (see tabuleiro.agents for the limits)")
+    if rc == SR_E_NOMEM:
+        raise MemoryError("the search could not allocate its tree: lower max_nodes or threads")
+    if rc == SR_E_STUCK:
+        raise EngineError(f"{game}: the search met an unfinished position with no legal action")
+    raise EngineError(f"{game}: search failed with code {rc}")
+
+
+cdef int _check_player(player, int n) except -1:
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+        raise ValueError(f"player must be an integer in [0, {n - 1}], not {player!r}")
+    return 0
+
+
+include "capivarias_extras.pxi"
+include "capulana_extras.pxi"

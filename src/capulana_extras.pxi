@@ -1,0 +1,159 @@
+# Capulana's own part of the binding (included by _core.pyx): weaving options,
+# the R10 breakdown of a row, a row's visible strips. Everything else goes
+# through the contract.
+from capulana_c cimport (cp_rules, cp_state, cp_strips, cp_weave_option, cp_set, CP_MAX_STRIPS,
+                         cp_weaving_options, cp_score_sets, cp_row_strips, cp_row_score)
+
+cdef const sr_game_def *CP_DEF = sr_find_game(b"capulana")
+cdef str CP_COLOURS = "-YGRBO?*"
+cdef str CP_PATTERNS = "-DTCZL?*"
+
+
+cdef inline cp_state *_cp(CoreState st) except NULL:
+    st._g()
+    if st.core_game.d != CP_DEF:
+        raise TypeError(f"a Capulana state is needed, not a {st.core_game.name} one")
+    return <cp_state *> st.s.b
+
+
+cdef inline str _cp_strip(int colour, int pattern):
+    return CP_COLOURS[colour] + CP_PATTERNS[pattern]
+
+
+def capulana_score_sets(colours, patterns):
+    """R10 breakdown of a row given as strip codes: (total, [(kind, symbol, start, length)])."""
+    cdef uint8_t col[64]
+    cdef uint8_t pat[64]
+    cdef cp_set sets[256]
+    cdef int n = len(colours), i, total = 0, k
+    if n > CP_MAX_STRIPS or len(patterns) != n:
+        raise ValueError(f"a row of at most {CP_MAX_STRIPS} strips, not {n}")
+    for i in range(n):
+        col[i] = colours[i]
+        pat[i] = patterns[i]
+    k = cp_score_sets(col, pat, n, sets, 256, &total)
+    return total, [(sets[i].kind, sets[i].symbol, sets[i].start, sets[i].length) for i in range(min(k, 256))]
+
+
+cdef object CP_MOVE = int
+
+
+def capulana_set_move_class(cls):
+    """The class WeaveOption.moves builds from action ids (tabuleiro.capulana.Move)."""
+    global CP_MOVE
+    CP_MOVE = cls
+
+
+cdef class WeaveOption:
+    """One complete weaving step (cp_weaving_options): its moves (0- and 1-card
+    steps end with ``stop``), the resulting visible ``strips``, the capulana
+    ``score`` (R10) and the ``final_score`` (R11, objectives included) it
+    yields. Held as the C record; strips and moves are built on access."""
+    cdef cp_weave_option o
+
+    @property
+    def actions(self):
+        """The atomic action ids, in order."""
+        return tuple([self.o.actions[i] for i in range(self.o.n_actions)])
+
+    @property
+    def moves(self):
+        """The moves, in order."""
+        return tuple([CP_MOVE(self.o.actions[i]) for i in range(self.o.n_actions)])
+
+    @property
+    def cards(self):
+        """Cards woven: 0, 1 or 2."""
+        return self.o.ncards
+
+    @property
+    def v(self):
+        """Visible strips of the last card of the resulting row."""
+        return self.o.v
+
+    @property
+    def score(self):
+        """Capulana score of the resulting row (R10)."""
+        return self.o.score
+
+    @property
+    def final_score(self):
+        """Final score the player would then have (R11: objectives, hand count)."""
+        return self.o.final_score
+
+    @property
+    def strips(self):
+        """The resulting visible strips, left to right."""
+        cdef int j, k, bit, code
+        cdef list out = []
+        for j in range(self.o.nstrips):
+            bit = self.o.nstrips - 1 - j
+            code = 0
+            for k in range(6):
+                code |= <int>((self.o.row.pl[k] >> bit) & 1) << k
+            out.append(_cp_strip(code & 7, code >> 3))
+        return tuple(out)
+
+    def __eq__(self, other):
+        if not isinstance(other, WeaveOption):
+            return NotImplemented
+        return (self.actions, self.strips, self.score, self.final_score) == (other.actions, other.strips, other.score, other.final_score)
+
+    def __hash__(self):
+        return hash((self.actions, self.strips))
+
+    def __repr__(self):
+        return (f"WeaveOption(moves={', '.join(str(m) for m in self.moves)!r}, strips={' '.join(self.strips)!r}, "
+                f"score={self.score}, final_score={self.final_score})")
+
+    def __str__(self):
+        return f"{', '.join(map(str, self.moves))} -> {' '.join(self.strips)} (score {self.score})"
+
+
+def capulana_row_strips(CoreState st, int p):
+    """Visible strips of player p's capulana, left to right, as text."""
+    cdef cp_state *s = _cp(st)
+    cdef uint8_t col[64]
+    cdef uint8_t pat[64]
+    if not 0 <= p < s.players:
+        raise ValueError(f"player must be an integer in [0, {s.players - 1}], not {p}")
+    cdef int n = cp_row_strips(s, p, col, pat)
+    return [_cp_strip(col[i], pat[i]) for i in range(n)]
+
+
+def capulana_row_scores(CoreState st):
+    """Each player's capulana score (R10, no objectives)."""
+    cdef cp_state *s = _cp(st)
+    return [cp_row_score(&s.row[i], s.nstrips[i]) for i in range(s.players)]
+
+
+def capulana_weaving_options(CoreState st):
+    """[WeaveOption] for the player to move (C on a copy, GIL released)."""
+    cdef cp_state copy = _cp(st)[0]
+    cdef const cp_rules *r = <const cp_rules *> st.core_game.g.rules
+    cdef int cap = 4096, n = -1
+    cdef cp_weave_option *buf = NULL
+    cdef list out
+    cdef int i
+    cdef WeaveOption w
+    try:
+        while True:
+            buf = <cp_weave_option *> PyMem_Malloc(cap * sizeof(cp_weave_option))
+            if buf == NULL:
+                raise MemoryError()
+            with nogil:
+                n = cp_weaving_options(r, &copy, buf, cap)
+            if n >= 0:
+                break
+            PyMem_Free(buf)
+            buf = NULL
+            cap *= 4
+        out = [None] * n
+        for i in range(n):
+            w = WeaveOption.__new__(WeaveOption)
+            w.o = buf[i]
+            out[i] = w
+    finally:
+        if buf != NULL:
+            PyMem_Free(buf)
+    return out
