@@ -403,21 +403,13 @@ int cv_action_to_string(const cv_rules *r, int action, char *buf, size_t n) {
     const int C = r->ncards;
     const cv_card_def *d = &r->card[c];
     const char *tn = t < C ? r->card[t].name : "";
-    switch (d->kind) {
-    case CV_KIND_HERD:
-    case CV_KIND_CAPIOLIN:
-        if (seg == 3 && t == C) return snprintf(buf, n, "discard %s", d->name);
+    /* one string per id (legal or not), the same as tabuleiro.capivarias.Move's str() */
+    if (seg == 3 && t == C) return snprintf(buf, n, "discard %s", d->name);
+    if (t == C && ((d->kind == CV_KIND_HERD && seg == 0) || d->kind == CV_KIND_CAPIOLIN))
         return snprintf(buf, n, "%s", d->name);
-    case CV_KIND_PUSH:
-    case CV_KIND_SWITCH_ONE:
-    case CV_KIND_SWITCH_ALL:
-        if (seg == 3) return snprintf(buf, n, "discard %s", d->name);
-        if (t == C) return snprintf(buf, n, "%s@%d", d->name, seg);
-        return snprintf(buf, n, "%s@%d/%s", d->name, seg, tn);
-    default:
-        if (t == C) return snprintf(buf, n, "discard %s", d->name);
-        return snprintf(buf, n, "%s/%s", d->name, tn);
-    }
+    if (seg == 3) return snprintf(buf, n, "%s/%s", d->name, tn);
+    if (t == C) return snprintf(buf, n, "%s@%d", d->name, seg);
+    return snprintf(buf, n, "%s@%d/%s", d->name, seg, tn);
 }
 
 /* ---- hidden information ---------------------------------------------------- */

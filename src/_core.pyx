@@ -161,6 +161,7 @@ cdef class CoreGame:
             p[i] = v
         self.params = params
         cdef const char *ptrs[4]
+        memset(ptrs, 0, sizeof(ptrs))
         for i in range(len(texts)):
             ptrs[i] = <bytes> texts[i]
         self.rules = PyMem_Malloc(self.d.rules_size)

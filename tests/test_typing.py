@@ -13,6 +13,6 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.slow
 def test_mypy_clean() -> None:
-    out = subprocess.run([sys.executable, "-m", "mypy", "--ignore-missing-imports", "--no-incremental",
+    out = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--ignore-missing-imports", "--no-incremental",
                           str(ROOT / "python" / "tabuleiro")], capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stdout + out.stderr

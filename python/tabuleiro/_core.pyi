@@ -17,6 +17,7 @@ class StopFlag:
 
 class CoreGame:
     name: str
+    title: str
     params: tuple[int, ...]
     state_class: Any
     owner: Any

@@ -55,7 +55,7 @@ def check_seed(seed: Any, what: str = "seed") -> int:
 class Game:
     """A loaded game: its rules (the shipped card tables), its facts
     (:class:`GameInfo`) and its parameters. Made by :func:`load_game`; each
-    game's module subclasses it with its ``Move`` and ``State`` classes and the
+    game's module subclasses it with its ``MOVE`` and ``STATE`` classes and the
     mapping between its state dicts and the C encoding.
 
     Games are immutable and compared by name and parameters; games with
@@ -67,8 +67,8 @@ class Game:
     title: ClassVar[str]
     #: Parameter types, in the registry's order (bool parameters are 0/1 in C).
     PARAM_TYPES: ClassVar[dict[str, type]]
-    State: ClassVar[type["State"]]
-    Move: ClassVar[type["Move"]]
+    STATE: ClassVar[type["State"]]
+    MOVE: ClassVar[type["Move"]]
     _texts: ClassVar[Optional[list[str]]] = None
 
     def __init__(self, **params: Any) -> None:
@@ -99,7 +99,7 @@ class Game:
         self._search_defaults = defaults
         self._core = _core.CoreGame(self.name, cls._texts, c_params)
         self._core.title = self.title
-        self._core.state_class = self.State
+        self._core.state_class = self.STATE
         self._core.owner = self
         i = self._core.info
         self._info = GameInfo(i["name"], i["num_players"], i["num_distinct_actions"], i["min_utility"],
@@ -142,8 +142,8 @@ class Game:
         if isinstance(d, (str, bytes)):
             try:
                 d = json.loads(d)
-            except ValueError as e:
-                raise InvalidStateError(f"invalid {self.title} state: not JSON ({e.msg})") from None
+            except ValueError as e:     # JSONDecodeError, UnicodeDecodeError
+                raise InvalidStateError(f"invalid {self.title} state: not JSON ({str(e)[:80]})") from None
         if not isinstance(d, Mapping):
             raise InvalidStateError(f"invalid {self.title} state: expected a dict, got {type(d).__name__}")
         return self._core.decode(self._encode_dict(d))  # type: ignore[no-any-return]
@@ -155,7 +155,7 @@ class Game:
         """
         if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < self.num_distinct_actions:
             raise InvalidMoveError(f"action id {action!r} is not an integer in [0, {self.num_distinct_actions})")
-        return self._core.action_to_string(action)  # type: ignore[no-any-return]
+        return self._core.action_to_string(action)
 
     def parse_move(self, text: str, *, state: Optional["State"] = None) -> "Move":
         """Read a move in the game's notation (``state`` resolves notation that
@@ -165,8 +165,8 @@ class Game:
         :raises IllegalMoveError: with ``state``, a move that is not legal there.
         """
         if state is not None:
-            return state.parse_move(text)
-        return self.Move.parse(text)
+            return state.parse_move(text)  # type: ignore[no-any-return]
+        return self.MOVE.parse(text)
 
     def random_playouts(self, n: int, *, seed: int) -> dict[str, Any]:
         """Play ``n`` uniformly random games entirely in C (Ctrl-C stops it);
@@ -174,9 +174,15 @@ class Game:
         check_seed(seed)
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < U64:
             raise ValueError(f"n must be an integer in [0, 2**64), not {n!r}")
-        return self._core.random_playouts(n, seed)  # type: ignore[no-any-return]
+        return self._core.random_playouts(n, seed)
 
     # --- the per-game mapping ----------------------------------------------------------
+    @classmethod
+    def params_from_dict(cls, d: Mapping[str, Any]) -> dict[str, Any]:
+        """The parameters of the game a state dict belongs to (for
+        ``State.from_dict``); raises InvalidStateError when they are unreadable."""
+        return {}
+
     def _encode_dict(self, d: Mapping[str, Any]) -> list[int]:
         """A state dict's names mapped to the C encoding's ids (shape and
         type errors only; the C decoder checks consistency)."""
@@ -207,7 +213,7 @@ def _load_game_kwargs(name: str, params: Mapping[str, Any]) -> Game:
     return load_game(name, **params)
 
 
-_LOADED: dict[tuple[str, tuple[tuple[str, Any], ...]], Game] = {}
+_LOADED: dict[tuple[str, Any], Game] = {}
 
 
 def games() -> list[str]:
@@ -234,15 +240,18 @@ def load_game(name: str, **params: Union[int, bool]) -> Game:
     :raises TypeError: an unknown parameter or one of the wrong type.
     """
     cls = game_class(name)
-    try:
-        key = (name, tuple(sorted(params.items())))
-        hash(key)
-    except TypeError:
-        raise TypeError(f"{name}: parameters must be integers or booleans, not {params!r}") from None
-    game = _LOADED.get(key)
+    key = (name, _param_key(params))
+    game = _LOADED.get(key) if key[1] is not None else None
     if game is None:
-        game = cls(**params)
-        full = (name, tuple(sorted(game.params.items())))
-        game = _LOADED.setdefault(full, game)
-        _LOADED[key] = game
+        game = cls(**params)                      # checks every parameter's type and range
+        game = _LOADED.setdefault((name, _param_key(game.params)), game)
+        if key[1] is not None:
+            _LOADED[key] = game
     return game
+
+
+def _param_key(params: Mapping[str, Any]) -> Optional[tuple[tuple[str, type, int], ...]]:
+    """A cache key that tells 1, 1.0 and True apart (None: not cacheable as given)."""
+    if not all(type(v) in (int, bool) for v in params.values()):
+        return None
+    return tuple(sorted((k, type(v), int(v)) for k, v in params.items()))

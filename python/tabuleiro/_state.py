@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Optional, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Optional, Union
 
 from . import _core
-from ._errors import GameOverError, IllegalMoveError, InvalidMoveError
+from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
 from ._game import check_seed
 
 if TYPE_CHECKING:
@@ -83,6 +83,8 @@ class State(_core.CoreState):
 
     __slots__ = ()
     MOVE: ClassVar[type[Move]] = Move
+    #: The registry name of the game this class plays (``from_dict`` picks the game by it).
+    GAME_NAME: ClassVar[str] = ""
 
     if TYPE_CHECKING:  # provided by the C binding
         @property
@@ -118,7 +120,7 @@ class State(_core.CoreState):
         elif isinstance(move, int) and not isinstance(move, bool):
             m = self.MOVE(move)
         else:
-            raise InvalidMoveError(f"a move is an action id, a notation string or a {self.game.name} Move, "
+            raise InvalidMoveError(f"a move is an action id, a notation string or a {self.game.title} Move, "
                                    f"not {type(move).__name__} {repr(move)[:60]}")
         if m.action not in self.legal_actions():
             raise self._illegal(m)
@@ -172,7 +174,7 @@ class State(_core.CoreState):
         """Action ids played since the root (the new game or the loaded state);
         the root's ``to_dict()`` (``root()``) and these ids reproduce this state,
         chance included (each state carries its own generator)."""
-        return self._history()  # type: ignore[no-any-return]
+        return self._history()
 
     def root(self) -> "Self":
         """The state the move stack starts from (a copy with an empty stack)."""
@@ -188,17 +190,43 @@ class State(_core.CoreState):
         return Outcome(winners, tuple(r), tuple(self.scores()))
 
     # --- hidden information -------------------------------------------------------------------
+    def _check_player(self, player: Any) -> int:
+        n = self.game.num_players
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+            raise ValueError(f"player must be an integer in [0, {n - 1}], not {player!r}")
+        return player
+
     def determinize(self, player: int, seed: int) -> "Self":
-        """A full state drawn from those consistent with ``view(player)``
-        (depends only on that view and ``seed``)."""
+        """A full state drawn uniformly from those consistent with
+        ``view(player)``: it depends only on that view and ``seed``, and its
+        ``view(player)`` equals this state's."""
+        self._check_player(player)
         check_seed(seed)
         return self._determinize(player, seed)  # type: ignore[no-any-return]
 
     def view(self, player: int) -> dict[str, Any]:
-        """What ``player`` sees: ``to_dict()`` without what is hidden from them."""
+        """What ``player`` sees: ``to_dict()`` with everything hidden from them
+        replaced by counts, and no seed (RULES.md part 4)."""
+        return self._view(self._check_player(player))
+
+    def _view(self, player: int) -> dict[str, Any]:
         raise NotImplementedError
 
     # --- serialisation --------------------------------------------------------------------------
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "State":
+        """Load a state dict (RULES.md part 4) in the game its fields name
+        (for instance Capulana's ``players``); the C engine checks it.
+
+        :raises InvalidStateError: (a ``ValueError``) naming the first problem.
+        """
+        from ._game import game_class, load_game
+
+        gc = game_class(cls.GAME_NAME)
+        if not isinstance(d, Mapping):
+            raise InvalidStateError(f"invalid {gc.title} state: expected a dict, got {type(d).__name__}")
+        return load_game(cls.GAME_NAME, **gc.params_from_dict(d)).from_dict(d)
+
     def to_dict(self) -> dict[str, Any]:
         """Full-information JSON-safe dict (RULES.md part 4)."""
         return self.game._decode_fields(self._encode())

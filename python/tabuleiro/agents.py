@@ -41,8 +41,12 @@ rollout         "random" / "heuristic"     rollout policy below the tree
 shaped          bool / None                the game's shaped reward instead of its true returns
 prior           bool / None                progressive widening under the game's move prior
 threads         int in [1, 64]             root parallelism (GIL released); iterations are shared
-max_nodes       int in [16, 2**26]         tree node cap per thread (about 64 bytes a node)
+max_nodes       int in [16, 2**26]         tree node cap per thread (at most 64 bytes a node)
 ==============  =========================  ====================================================
+
+All trees of one search together may take at most 8 GiB (``MAX_TREE_BYTES``):
+``make`` refuses a ``max_nodes`` and ``threads`` that could exceed it, and a
+tree that cannot be allocated raises ``MemoryError``.
 
 The per-game defaults of ``c``, ``shaped`` and ``prior`` are the game's
 (``state.game.search_defaults``): Capivárias c=1.4 on its true ±1 returns;
@@ -70,6 +74,10 @@ _KINDS = {"flatmc": 0, "mcts": 1, "ismcts": 2}
 NAMES = ("random", "greedy", "flatmc", "mcts", "ismcts")
 MAX_ITERATIONS = 1 << 62
 MAX_TIME = 86400.0
+#: Bytes a tree node costs at most (node, edge and hash-table slot).
+NODE_BYTES = 64
+#: The most memory the trees of one search may take (all threads together).
+MAX_TREE_BYTES = 8 << 30
 
 
 class Analysis(NamedTuple):
@@ -195,6 +203,11 @@ class SearchAgent(Agent):
         if self.c is not None:
             _float("c", self.c, 0.0, 1000.0)
         _int("max_nodes", self.max_nodes, 16, MAX_NODES)
+        per_thread = self.max_nodes if self.iterations == 0 else min(self.max_nodes, self.iterations // self.threads + 3)
+        if per_thread * self.threads * NODE_BYTES > MAX_TREE_BYTES:
+            raise ValueError(f"max_nodes={self.max_nodes} with threads={self.threads} could take "
+                             f"{per_thread * self.threads * NODE_BYTES / 2**30:.1f} GiB of tree; the limit is "
+                             f"{MAX_TREE_BYTES >> 30} GiB (lower max_nodes or threads)")
         _opt_bool("shaped", self.shaped)
         _opt_bool("prior", self.prior)
 

@@ -28,7 +28,8 @@ from importlib import resources
 from typing import Any, ClassVar, Mapping, Optional, Union
 
 from . import _core
-from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
+from ._errors import IllegalMoveError, InvalidMoveError
+from ._fields import Fields, unsigned
 from ._game import Game, check_seed, load_game
 from ._state import Move as _Move
 from ._state import State as _State
@@ -91,7 +92,6 @@ CARDS: tuple[Card, ...] = _load_cards()
 _BY_NAME = {c.name: c for c in CARDS}
 _C = len(CARDS)
 NUM_ACTIONS: int = 4 * _C * (_C + 1)
-_U64 = 1 << 64
 
 
 def _encode(card: int, seg: int, target: int) -> int:
@@ -191,7 +191,7 @@ class Move(_Move):
                 m = cls(a)
                 if m.card.index == card and not m.is_discard:
                     return m
-            raise IllegalMoveError(f"illegal move {text!r}: {name} cannot be played now")
+            raise IllegalMoveError(f"illegal move {text!r}: {name} cannot be played now", state=state.to_dict())
         return cls(_encode(card, 0, _C))
 
 
@@ -217,28 +217,13 @@ class State(_State):
 
     __slots__ = ()
     MOVE = Move
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "State":
-        """Load and validate a state dict (RULES part 4) in the game its
-        ``expansion`` names.
-
-        :raises InvalidStateError: (a ``ValueError``) naming the first problem.
-        """
-        expansion = d.get("expansion") if isinstance(d, Mapping) else None
-        if not isinstance(expansion, bool):
-            if not isinstance(d, Mapping):
-                raise InvalidStateError(f"invalid Capivárias state: expected a dict, got {type(d).__name__}")
-            raise InvalidStateError(f"invalid Capivárias state: expansion must be true or false, not {expansion!r}")
-        return load_game("capivarias", expansion=expansion).from_dict(d)  # type: ignore[return-value]
+    GAME_NAME = "capivarias"
 
     def _parse_text(self, text: str) -> Move:
         return Move.parse(text, state=self)
 
-    def view(self, player: int) -> dict[str, Any]:
-        """What ``player`` sees: river cards and the pile reduced to their river
-        sides (R20), no seed."""
-        _check_player(player)
+    def _view(self, player: int) -> dict[str, Any]:
+        """River cards and the pile reduced to their river sides (R20), no seed."""
         d = self.to_dict()
         del d["seed"]
         for seg in d["segments"]:
@@ -247,15 +232,10 @@ class State(_State):
         d["pile"] = {"count": len(pile), "top_modifier": _BY_NAME[pile[0]].modifier if pile else None}
         return d
 
-    def determinize(self, player: int, seed: int) -> "State":
-        """A full state drawn uniformly from those consistent with ``view(player)``."""
-        _check_player(player)
-        return super().determinize(player, seed)
-
     def apply_round_end(self, move: MoveLike) -> Optional["State"]:
         """Play a move like ``push``; if it ended a round, return the state as
         it stood when the round was scored (before the reshuffle), else None."""
-        return _core.capivarias_apply_round_end(self, self.parse_move(move).action)  # type: ignore[no-any-return]
+        return _core.capivarias_apply_round_end(self, self.parse_move(move).action)
 
     def __str__(self) -> str:
         d = self.to_dict()
@@ -291,51 +271,19 @@ def _guarded(sides: list[list[str]]) -> list[list[str]]:
     return out
 
 
-def _check_player(player: Any) -> None:
-    if isinstance(player, bool) or player not in (0, 1):
-        raise ValueError(f"player must be 0 or 1, not {player!r}")
-
-
 # --- the game: dicts <-> the C encoding -----------------------------------------------------
 
 
-def _bad(msg: str) -> InvalidStateError:
-    return InvalidStateError(f"invalid Capivárias state: {msg}")
+_F = Fields("Capivárias")
 
 
-def _get(d: Mapping[str, Any], key: str) -> Any:
-    if key not in d:
-        raise _bad(f"missing key {key!r}")
-    return d[key]
-
-
-def _int(value: Any, what: str, *, null: bool = False) -> int:
-    if value is None and null:
-        return -1
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _bad(f"{what} must be an integer{' or null' if null else ''}, not {value!r}")
-    if not -(1 << 31) <= value < 1 << 31:
-        raise _bad(f"{what} is out of range: {value!r}")
-    return value
-
-
-def _list(value: Any, what: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise _bad(f"{what} must be a list, not {type(value).__name__}")
-    return value
-
-
-def _ids(names: Any, where: str, *, is_set: bool = False) -> list[int]:
-    """[count, ids...]; a set's ids in card order (the encoding's canonical form)."""
-    ids = []
-    for name in _list(names, where):
-        if not isinstance(name, str):
-            raise _bad(f"{where}: a card is a name string, not {name!r}")
-        c = _BY_NAME.get(name)
-        if c is None:
-            raise _bad(f"{where}: unknown card {name!r}")
-        ids.append(c.index)
-    return [len(ids)] + (sorted(ids) if is_set else ids)
+def _card(name: Any, where: str) -> int:
+    if not isinstance(name, str):
+        raise _F.bad(f"{where}: a card is a name string, not {name!r}")
+    c = _BY_NAME.get(name)
+    if c is None:
+        raise _F.bad(f"{where}: unknown card {name!r}")
+    return c.index
 
 
 def _name(i: int) -> str:
@@ -359,45 +307,36 @@ class Capivarias(Game):
     name = "capivarias"
     title = "Capivárias"
     PARAM_TYPES = {"expansion": bool, "first_player": int}
-    State = State
-    Move = Move
+    STATE = State
+    MOVE = Move
+
+    @classmethod
+    def params_from_dict(cls, d: Mapping[str, Any]) -> dict[str, Any]:
+        return {"expansion": _F.bool(_F.get(d, "expansion"), "expansion")}
 
     def _encode_dict(self, d: Mapping[str, Any]) -> list[int]:
-        game = _get(d, "game")
-        if game != "capivarias":
-            raise _bad(f"game must be 'capivarias', not {game!r}")
-        expansion = _get(d, "expansion")
-        if not isinstance(expansion, bool):
-            raise _bad(f"expansion must be true or false, not {expansion!r}")
+        _F.game(d, "capivarias")
+        expansion = _F.bool(_F.get(d, "expansion"), "expansion")
         if expansion != self._params["expansion"]:
-            raise _bad(f"this game is played {'with' if self._params['expansion'] else 'without'} the expansion")
-        wins = _list(_get(d, "round_wins"), "round_wins")
-        if len(wins) != 2:
-            raise _bad(f"round_wins must have 2 entries, not {len(wins)}")
-        seed = _get(d, "seed")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _U64:
-            raise _bad(f"seed must be an integer in [0, 2**64), not {seed!r}")
-        out = [int(expansion), _int(_get(d, "round"), "round"), _int(wins[0], "round_wins[0]"),
-               _int(wins[1], "round_wins[1]"), _int(_get(d, "to_move"), "to_move", null=True),
-               _int(_get(d, "last_taker"), "last_taker", null=True), _int(_get(d, "winner"), "winner", null=True),
-               seed - _U64 if seed >= 1 << 63 else seed]
-        segments = _list(_get(d, "segments"), "segments")
-        if len(segments) != 3:
-            raise _bad(f"there must be 3 segments, not {len(segments)}")
+            raise _F.bad(f"this game is played {'with' if self._params['expansion'] else 'without'} the expansion")
+        wins = _F.list(_F.get(d, "round_wins"), "round_wins", 2)
+        out = [int(expansion), _F.int(_F.get(d, "round"), "round"), _F.int(wins[0], "round_wins[0]"),
+               _F.int(wins[1], "round_wins[1]"), _F.int(_F.get(d, "to_move"), "to_move", null=True),
+               _F.int(_F.get(d, "last_taker"), "last_taker", null=True),
+               _F.int(_F.get(d, "winner"), "winner", null=True), _F.seed(_F.get(d, "seed"))]
+        segments = _F.list(_F.get(d, "segments"), "segments", 3)
         for i, seg in enumerate(segments):
             if not isinstance(seg, Mapping):
-                raise _bad(f"segment {i} must be a dict")
-            river = _ids([_get(seg, "river")], f"segment {i} river")[1]
-            cap = _get(seg, "capionca")
-            out += [river, -1 if cap is None else _ids([cap], f"segment {i} capionca")[1]]
-            sides = _list(_get(seg, "sides"), f"segment {i} sides")
-            if len(sides) != 2:
-                raise _bad(f"segment {i} must have 2 sides")
+                raise _F.bad(f"segment {i} must be a dict")
+            cap = _F.get(seg, "capionca")
+            out += [_card(_F.get(seg, "river"), f"segment {i} river"),
+                    -1 if cap is None else _card(cap, f"segment {i} capionca")]
+            sides = _F.list(_F.get(seg, "sides"), f"segment {i} sides", 2)
             for k, side in enumerate(sides):
-                out += _ids(side, f"segment {i} side {k}", is_set=True)
-        out += _ids(_get(d, "available"), "available")
-        out += _ids(_get(d, "pile"), "pile")
-        out += _ids(_get(d, "discard"), "discard", is_set=True)
+                out += _F.ids(side, f"segment {i} side {k}", _card, is_set=True)
+        out += _F.ids(_F.get(d, "available"), "available", _card)
+        out += _F.ids(_F.get(d, "pile"), "pile", _card)
+        out += _F.ids(_F.get(d, "discard"), "discard", _card, is_set=True)
         return out
 
     def _decode_fields(self, f: list[int]) -> dict[str, Any]:
@@ -425,7 +364,7 @@ class Capivarias(Game):
             "to_move": _opt(f[4]),
             "last_taker": _opt(f[5]),
             "winner": _opt(f[6]),
-            "seed": f[7] & (_U64 - 1),
+            "seed": unsigned(f[7]),
             "segments": segments,
             "available": lists[0],
             "pile": lists[1],

@@ -32,7 +32,8 @@ from importlib import resources
 from typing import Any, ClassVar, Mapping, Optional, Sequence, Union
 
 from . import _core
-from ._errors import InvalidMoveError, InvalidStateError
+from ._errors import InvalidMoveError
+from ._fields import Fields, unsigned
 from ._game import Game, check_seed, load_game
 from ._state import Move as _Move
 from ._state import State as _State
@@ -321,20 +322,7 @@ class State(_State):
 
     __slots__ = ()
     MOVE = Move
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "State":
-        """Load and validate a state dict (RULES part 4) in the game of its
-        ``players`` count.
-
-        :raises InvalidStateError: (a ``ValueError``) naming the first problem.
-        """
-        if not isinstance(d, Mapping):
-            raise _bad(f"expected a dict, got {type(d).__name__}")
-        n = _get(d, "players")
-        if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 5:
-            raise _bad(f"players must be an integer in [2, 5], not {n!r}")
-        return load_game("capulana", players=n).from_dict(d)  # type: ignore[return-value]
+    GAME_NAME = "capulana"
 
     @property
     def players(self) -> int:
@@ -353,20 +341,19 @@ class State(_State):
         order is kept), each with the score it yields. Empty outside a
         weaving turn. Computed in C on a copy, with the GIL released.
         """
-        return _core.capulana_weaving_options(self)  # type: ignore[no-any-return]
+        return _core.capulana_weaving_options(self)
 
     def strips(self, player: int) -> list[str]:
         """The visible strips of a player's capulana, left to right."""
-        _check_player(player, self.players)
-        return _core.capulana_row_strips(self, player)  # type: ignore[no-any-return]
+        return _core.capulana_row_strips(self, self._check_player(player))
 
     _row_strips = strips
 
     def capulana_scores(self) -> list[int]:
         """Each player's capulana score (R10, no objectives)."""
-        return _core.capulana_row_scores(self)  # type: ignore[no-any-return]
+        return _core.capulana_row_scores(self)
 
-    def view(self, player: int) -> dict[str, Any]:
+    def _view(self, player: int) -> dict[str, Any]:
         """What ``player`` sees (RULES part 4): others' rows, hand counts and
         known cards as they stood when the current weaving step began, their
         ``woven`` shown as 0 (R7); others' offers and hands as counts (hands
@@ -374,7 +361,6 @@ class State(_State):
         in the offer phase may lie in one of their face-down offers); the deck
         as a count; no seed.
         """
-        _check_player(player, self.players)
         d = self.to_dict()
         del d["seed"]
         n = d["players"]
@@ -396,14 +382,6 @@ class State(_State):
                 o["cards"] = {"count": len(o["cards"])}
         d["deck"] = {"count": len(d["deck"])}
         return d
-
-    def determinize(self, player: int, seed: int) -> "State":
-        """A full state drawn from those consistent with ``view(player)``
-        (see :c:func:`cp_determinize`): others' unknown cards, the deck order
-        and the hidden offer contents are redealt; others' weaving in the
-        current step is undone (their woven cards go back to their hands)."""
-        _check_player(player, self.players)
-        return super().determinize(player, seed)
 
     def __str__(self) -> str:
         d = self.to_dict()
@@ -439,63 +417,25 @@ class State(_State):
 
 
 _PHASES = ("offer", "weave", "over")
-_U64 = 1 << 64
 
 
-def _check_player(player: Any, n: int) -> None:
-    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
-        raise ValueError(f"player must be 0..{n - 1}, not {player!r}")
-
-
-# --- the game: dicts <-> the C encoding ------------------------------------------------------
-
-
-def _bad(msg: str) -> InvalidStateError:
-    return InvalidStateError(f"invalid Capulana state: {msg}")
-
-
-def _get(d: Mapping[str, Any], key: str) -> Any:
-    if key not in d:
-        raise _bad(f"missing key {key!r}")
-    return d[key]
-
-
-def _int(value: Any, what: str, *, null: bool = False) -> int:
-    if value is None and null:
-        return -1
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _bad(f"{what} must be an integer{' or null' if null else ''}, not {value!r}")
-    if not -(1 << 31) <= value < 1 << 31:
-        raise _bad(f"{what} is out of range: {value!r}")
-    return value
-
-
-def _list(value: Any, what: str, length: Optional[int] = None) -> list[Any]:
-    if not isinstance(value, list):
-        raise _bad(f"{what} must be a list, not {type(value).__name__}")
-    if length is not None and len(value) != length:
-        raise _bad(f"{what} must have {length} entries, not {len(value)}")
-    return value
+_F = Fields("Capulana")
 
 
 def _card(name: Any, where: str) -> int:
     if not isinstance(name, str):
-        raise _bad(f"{where}: a card is a name string, not {name!r}")
+        raise _F.bad(f"{where}: a card is a name string, not {name!r}")
     c = _BY_NAME.get(name)
     if c is None:
-        raise _bad(f"{where}: unknown card {name!r}")
+        raise _F.bad(f"{where}: unknown card {name!r}")
     return c.index
-
-
-def _ids(names: Any, where: str) -> list[int]:
-    return [len(_list(names, where))] + [_card(x, where) for x in names]
 
 
 def _offer(o: Any, where: str) -> list[int]:
     if not isinstance(o, Mapping):
-        raise _bad(f"{where} must be a dict with player, slot, cards")
-    return [_int(_get(o, "player"), f"{where} player"), _int(_get(o, "slot"), f"{where} slot")] + \
-        _ids(_get(o, "cards"), where)
+        raise _F.bad(f"{where} must be a dict with player, slot, cards")
+    return [_F.int(_F.get(o, "player"), f"{where} player"), _F.int(_F.get(o, "slot"), f"{where} slot")] + \
+        _F.ids(_F.get(o, "cards"), where, _card, is_set=True)
 
 
 def _names(ids: list[int]) -> list[str]:
@@ -513,60 +453,64 @@ class Capulana(Game):
     name = "capulana"
     title = "Capulana"
     PARAM_TYPES = {"players": int}
-    State = State
-    Move = Move
+    STATE = State
+    MOVE = Move
+
+    @classmethod
+    def params_from_dict(cls, d: Mapping[str, Any]) -> dict[str, Any]:
+        n = _F.get(d, "players")
+        if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 5:
+            raise _F.bad(f"players must be an integer in [2, 5], not {n!r}")
+        return {"players": n}
 
     def _encode_dict(self, d: Mapping[str, Any]) -> list[int]:
-        game = _get(d, "game")
-        if game != "capulana":
-            raise _bad(f"game must be 'capulana', not {game!r}")
-        n = _int(_get(d, "players"), "players")
+        _F.game(d, "capulana")
+        n = _F.int(_F.get(d, "players"), "players")
         if n != self.num_players:
-            raise _bad(f"players must be {self.num_players} in this game, not {n}")
-        phase = _get(d, "phase")
+            raise _F.bad(f"players must be {self.num_players} in this game, not {n}")
+        phase = _F.get(d, "phase")
         if phase not in _PHASES:
-            raise _bad(f"phase must be 'offer', 'weave' or 'over', not {phase!r}")
-        seed = _get(d, "seed")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _U64:
-            raise _bad(f"seed must be an integer in [0, 2**64), not {seed!r}")
-        out = [n, _int(_get(d, "round"), "round"), _int(_get(d, "start_player"), "start_player"),
-               _PHASES.index(phase), _int(_get(d, "to_move"), "to_move", null=True),
-               seed - _U64 if seed >= 1 << 63 else seed]
-        objectives = _list(_get(d, "objectives"), "objectives")
-        out.append(len(objectives))
+            raise _F.bad(f"phase must be 'offer', 'weave' or 'over', not {phase!r}")
+        out = [n, _F.int(_F.get(d, "round"), "round"), _F.int(_F.get(d, "start_player"), "start_player"),
+               _PHASES.index(phase), _F.int(_F.get(d, "to_move"), "to_move", null=True),
+               _F.seed(_F.get(d, "seed"))]
+        objectives = _F.list(_F.get(d, "objectives"), "objectives")
+        obj_ids = []
         for o in objectives:
             if not isinstance(o, str) or o not in _OBJ_BY_NAME:
-                raise _bad(f"objectives: unknown objective {o!r}")
-            out.append(_OBJ_BY_NAME[o].index)
-        out += _ids(_get(d, "deck"), "deck")
-        out += _ids(_get(d, "slots"), "slots")
-        offers = _list(_get(d, "offers"), "offers")
+                raise _F.bad(f"objectives: unknown objective {o!r}")
+            obj_ids.append(_OBJ_BY_NAME[o].index)
+        out += [len(obj_ids)] + sorted(obj_ids)
+        out += _F.ids(_F.get(d, "deck"), "deck", _card)
+        out += _F.ids(_F.get(d, "slots"), "slots", _card)
+        offers = _F.list(_F.get(d, "offers"), "offers")
         out.append(len(offers))
         for k, o in enumerate(offers):
             out += _offer(o, f"offer {k}")
-        open_offer = _get(d, "open_offer")
+        open_offer = _F.get(d, "open_offer")
         out += [0] if open_offer is None else [1] + _offer(open_offer, "open_offer")
-        for q, hand in enumerate(_list(_get(d, "hands"), "hands", n)):
-            out += _ids(hand, f"hand of player {q}")
-        for q, row in enumerate(_list(_get(d, "capulanas"), "capulanas", n)):
+        for q, hand in enumerate(_F.list(_F.get(d, "hands"), "hands", n)):
+            out += _F.ids(hand, f"hand of player {q}", _card, is_set=True)
+        for q, row in enumerate(_F.list(_F.get(d, "capulanas"), "capulanas", n)):
             where = f"capulana of player {q}"
-            out.append(len(_list(row, where)))
+            out.append(len(_F.list(row, where)))
             for e in row:
                 parts = e.split() if isinstance(e, str) else []
                 if len(parts) != 2 or len(parts[1]) < 2 or parts[1][0] not in ORIENTATIONS or parts[1][1:] not in PLACEMENTS:
-                    raise _bad(f"{where}: entry {e!r} is not 'CARD orientation+placement' like 'F30 r>1'")
+                    raise _F.bad(f"{where}: entry {e!r} is not 'CARD orientation+placement' like 'F30 r>1'")
                 out += [_card(parts[0], where), 7 * ORIENTATIONS.index(parts[1][0]) + PLACEMENTS.index(parts[1][1:])]
-        out += [_int(w, f"woven[{q}]") for q, w in enumerate(_list(_get(d, "woven"), "woven", n))]
-        for q, x in enumerate(_list(_get(d, "weave_done"), "weave_done", n)):
+        out += [_F.int(w, f"woven[{q}]") for q, w in enumerate(_F.list(_F.get(d, "woven"), "woven", n))]
+        for q, x in enumerate(_F.list(_F.get(d, "weave_done"), "weave_done", n)):
             if not isinstance(x, bool):
-                raise _bad(f"weave_done[{q}] must be true or false, not {x!r}")
+                raise _F.bad(f"weave_done[{q}] must be true or false, not {x!r}")
             out.append(int(x))
-        known = _get(d, "known")
+        known = _F.get(d, "known")
         if not isinstance(known, Mapping):
-            raise _bad(f"known must be a dict of card: player, not {type(known).__name__}")
-        out.append(len(known))
-        for c, q in known.items():
-            out += [_card(c, "known"), _int(q, f"known[{c}]")]
+            raise _F.bad(f"known must be a dict of card: player, not {type(known).__name__}")
+        pairs = sorted((_card(c, "known"), _F.int(q, f"known[{c}]")) for c, q in known.items())
+        out.append(len(pairs))
+        for c, q in pairs:
+            out += [c, q]
         return out
 
     def _decode_fields(self, f: list[int]) -> dict[str, Any]:
@@ -610,7 +554,7 @@ class Capulana(Game):
         known = {CARDS[c].name: q for c, q in zip(pairs[::2], pairs[1::2])}
         return {
             "game": "capulana", "players": n, "round": rnd, "start_player": start, "phase": _PHASES[phase],
-            "to_move": None if to_move < 0 else to_move, "seed": seed & (_U64 - 1), "objectives": objectives,
+            "to_move": None if to_move < 0 else to_move, "seed": unsigned(seed), "objectives": objectives,
             "deck": deck, "slots": slots, "offers": offers, "open_offer": open_offer, "hands": hands,
             "capulanas": rows, "woven": woven, "weave_done": done, "known": known,
         }

@@ -33,7 +33,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping
 
-from ._errors import InvalidMoveError, InvalidStateError
+from ._errors import InvalidMoveError
+from ._fields import Fields, unsigned
 from ._game import Game, check_seed, load_game
 from ._state import Move as _Move
 from ._state import State as _State
@@ -42,7 +43,6 @@ __all__ = ["GAME", "NUM_ACTIONS", "Move", "State", "Toy", "new_game", "random_pl
 
 NUM_CARDS = 6
 NUM_ACTIONS: int = NUM_CARDS
-_U64 = 1 << 64
 
 
 # --- moves -----------------------------------------------------------------------
@@ -97,45 +97,22 @@ class State(_State):
 
     __slots__ = ()
     MOVE = Move
+    GAME_NAME = "toy"
 
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "State":
-        """Load and validate a state dict.
-
-        >>> s = new_game(seed=3)
-        >>> State.from_dict(s.to_dict()) == s
-        True
-
-        :raises InvalidStateError: (a ``ValueError``) naming the first problem.
-        """
-        return load_game("toy").from_dict(d)  # type: ignore[return-value]
-
-    def view(self, player: int) -> dict[str, Any]:
+    def _view(self, player: int) -> dict[str, Any]:
         """What ``player`` sees: ``to_dict()`` with the opponent's hand and
         the stock as counts, and no seed.
 
         >>> new_game(seed=1).view(1)
         {'game': 'toy', 'to_move': 0, 'hands': [{'count': 2}, [3, 4]], 'stock': {'count': 2}, 'piles': [[], []]}
+        >>> State.from_dict(new_game(seed=3).to_dict()) == new_game(seed=3)
+        True
         """
-        _check_player(player)
         d = self.to_dict()
         del d["seed"]
         d["hands"][1 - player] = {"count": len(d["hands"][1 - player])}
         d["stock"] = {"count": len(d["stock"])}
         return d
-
-    def determinize(self, player: int, seed: int) -> "State":
-        """A full state drawn uniformly from those consistent with
-        ``view(player)``: the cards that player cannot see are redealt to the
-        opponent's hand and the stock (counts kept), with a new generator.
-
-        >>> s = new_game(seed=1)
-        >>> d = s.determinize(0, seed=5)
-        >>> d.view(0) == s.view(0), d.determinize(0, seed=5) == s.determinize(0, seed=5)
-        (True, True)
-        """
-        _check_player(player)
-        return super().determinize(player, seed)
 
     def __str__(self) -> str:
         """The position as the player to move sees it (the other hand and
@@ -167,40 +144,16 @@ class State(_State):
         return "\n".join(lines)
 
 
-def _check_player(player: Any) -> None:
-    if isinstance(player, bool) or not isinstance(player, int) or player not in (0, 1):
-        raise ValueError(f"player must be 0 or 1, not {player!r}")
-
-
 # --- the game: dicts <-> the C encoding (layout in csrc/toy.h) -------------------------------
 
 
-def _bad(msg: str) -> InvalidStateError:
-    return InvalidStateError(f"invalid Toy state: {msg}")
+_F = Fields("Toy")
 
 
-def _get(d: Mapping[str, Any], key: str) -> Any:
-    if key not in d:
-        raise _bad(f"missing key {key!r}")
-    return d[key]
-
-
-def _list(value: Any, what: str, length: int = -1) -> list[Any]:
-    if not isinstance(value, list):
-        raise _bad(f"{what} must be a list, not {type(value).__name__}")
-    if length >= 0 and len(value) != length:
-        raise _bad(f"{what} must have {length} entries, not {len(value)}")
-    return value
-
-
-def _ids(cards: Any, where: str) -> list[int]:
-    """A count and the card ids of a list of card numbers."""
-    out = [len(_list(cards, where))]
-    for c in cards:
-        if isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= NUM_CARDS:
-            raise _bad(f"{where}: unknown card {c!r} (cards are 1..{NUM_CARDS})")
-        out.append(c - 1)
-    return out
+def _card(c: Any, where: str) -> int:
+    if isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= NUM_CARDS:
+        raise _F.bad(f"{where}: unknown card {c!r} (cards are 1..{NUM_CARDS})")
+    return c - 1
 
 
 class Toy(Game):
@@ -214,24 +167,19 @@ class Toy(Game):
     name = "toy"
     title = "Toy"
     PARAM_TYPES: ClassVar[dict[str, type]] = {}
-    State = State
-    Move = Move
+    STATE = State
+    MOVE = Move
 
     def _encode_dict(self, d: Mapping[str, Any]) -> list[int]:
-        game = _get(d, "game")
-        if game != "toy":
-            raise _bad(f"game must be 'toy', not {game!r}")
-        to_move = _get(d, "to_move")
-        if to_move is not None and not (type(to_move) is int and to_move in (0, 1)):
-            raise _bad(f"to_move must be an integer in [0, 1] or null, not {to_move!r}")
-        seed = _get(d, "seed")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _U64:
-            raise _bad(f"seed must be an integer in [0, 2**64), not {seed!r}")
-        out = [-1 if to_move is None else to_move, seed - _U64 if seed >= 1 << 63 else seed]
-        hands = _list(_get(d, "hands"), "hands", 2)
-        out += _ids(hands[0], "hands[0]") + _ids(hands[1], "hands[1]") + _ids(_get(d, "stock"), "stock")
-        piles = _list(_get(d, "piles"), "piles", 2)
-        return out + _ids(piles[0], "piles[0]") + _ids(piles[1], "piles[1]")
+        _F.game(d, "toy")
+        out = [_F.int(_F.get(d, "to_move"), "to_move", null=True), _F.seed(_F.get(d, "seed"))]
+        hands = _F.list(_F.get(d, "hands"), "hands", 2)
+        piles = _F.list(_F.get(d, "piles"), "piles", 2)
+        for cards, where, is_set in ((hands[0], "hands[0]", True), (hands[1], "hands[1]", True),
+                                     (_F.get(d, "stock"), "stock", True), (piles[0], "piles[0]", False),
+                                     (piles[1], "piles[1]", False)):
+            out += _F.ids(cards, where, _card, is_set=is_set)
+        return out
 
     def _decode_fields(self, f: list[int]) -> dict[str, Any]:
         lists = []
@@ -243,7 +191,7 @@ class Toy(Game):
         return {
             "game": "toy",
             "to_move": None if f[0] < 0 else f[0],
-            "seed": f[1] & (_U64 - 1),
+            "seed": unsigned(f[1]),
             "hands": [lists[0], lists[1]],
             "stock": lists[2],
             "piles": [lists[3], lists[4]],
