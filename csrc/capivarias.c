@@ -477,44 +477,6 @@ uint64_t cv_infostate_key(const cv_rules *r, const cv_state *s, int player) {
 
 /* ---- playouts, perft ------------------------------------------------------- */
 
-int cv_playout(const cv_rules *r, cv_state *s, uint64_t *rng) {
-    int buf[CV_MAX_ACTIONS], steps = 0;
-    while (!cv_is_terminal(s)) {
-        int n = cv_legal_actions(r, s, buf);
-        cv_apply(r, s, buf[rng_pick(rng, (uint32_t)n)]);
-        ++steps;
-    }
-    return steps;
-}
-
-void cv_random_playouts(const cv_rules *r, uint64_t n, uint64_t seed, int expansion, cv_playout_stats *out) {
-    memset(out, 0, sizeof *out);
-    uint64_t g = seed;
-    for (uint64_t i = 0; i < n; ++i) {
-        cv_state s;
-        cv_new_game(r, &s, rng_draw(&g), expansion, 0);
-        out->actions += (uint64_t)cv_playout(r, &s, &g);
-        out->games++;
-        out->rounds += s.round;
-        if (s.winner == CV_NONE) out->draws++;
-        else out->wins[s.winner]++;
-    }
-}
-
-uint64_t cv_perft(const cv_rules *r, const cv_state *s, int depth) {
-    if (depth == 0) return 1;
-    int buf[CV_MAX_ACTIONS];
-    int n = cv_legal_actions(r, s, buf);
-    if (depth == 1) return (uint64_t)n;
-    uint64_t total = 0;
-    for (int i = 0; i < n; ++i) {
-        cv_state c = *s;
-        cv_apply(r, &c, buf[i]);
-        total += cv_perft(r, &c, depth - 1);
-    }
-    return total;
-}
-
 /* ---- consistency ----------------------------------------------------------- */
 
 #define FAIL(...) do { snprintf(msg, n, __VA_ARGS__); return -1; } while (0)

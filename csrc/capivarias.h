@@ -77,10 +77,6 @@ typedef struct {
     uint8_t pile[CV_MAX_CARDS];
 } cv_state;
 
-typedef struct {
-    uint64_t games, wins[2], draws, actions, rounds, discards_r24;
-} cv_playout_stats;
-
 /* Error codes of cv_rules_init and cv_check. */
 #define CV_OK 0
 
@@ -132,15 +128,6 @@ void cv_determinize(const cv_rules *r, const cv_state *s, int player, uint64_t s
 
 /* A 64-bit hash of everything `player` sees (the view): equal views, equal keys. */
 uint64_t cv_infostate_key(const cv_rules *r, const cv_state *s, int player);
-
-/* Play n uniformly random games from new games (seeds drawn from seed) in C. */
-void cv_random_playouts(const cv_rules *r, uint64_t n, uint64_t seed, int expansion, cv_playout_stats *out);
-
-/* Play random actions from s until the game ends (choices from *rng). Returns actions played. */
-int cv_playout(const cv_rules *r, cv_state *s, uint64_t *rng);
-
-/* Nodes depth actions deep (terminal before depth counts 0). */
-uint64_t cv_perft(const cv_rules *r, const cv_state *s, int depth);
 
 /* Check a state's internal consistency (cards, round, last_taker, winner,
  * round_wins at most one per finished round); returns 0 or writes a message

@@ -814,52 +814,6 @@ uint64_t cp_infostate_key(const cp_rules *r, const cp_state *s, int player) {
 
 /* ---- playouts, perft ---------------------------------------------------------------------------- */
 
-int cp_playout(const cp_rules *r, cp_state *s, uint64_t *rng) {
-    int buf[CP_MAX_ACTIONS], steps = 0;
-    while (!cp_is_terminal(s)) {
-        int n = cp_legal_actions(r, s, buf);
-        cp_apply(r, s, buf[rng_below(rng, (uint32_t)n)]);
-        ++steps;
-    }
-    return steps;
-}
-
-void cp_random_playouts(const cp_rules *r, uint64_t n, uint64_t seed, int players, cp_playout_stats *out) {
-    memset(out, 0, sizeof *out);
-    uint64_t g = seed;
-    for (uint64_t i = 0; i < n; ++i) {
-        cp_state s;
-        cp_new_game(r, &s, players, rng_draw(&g));
-        out->actions += (uint64_t)cp_playout(r, &s, &g);
-        out->games++;
-        double ret[CP_MAX_PLAYERS];
-        int sc[CP_MAX_PLAYERS];
-        cp_returns(r, &s, ret);
-        cp_scores(r, &s, sc);
-        int winners = 0;
-        for (int p = 0; p < players; ++p) {
-            out->wins[p] += ret[p];
-            out->score_sum[p] += (uint64_t)(sc[p] > 0 ? sc[p] : 0);
-            winners += ret[p] > 0;
-        }
-        if (winners > 1) out->ties++;
-    }
-}
-
-uint64_t cp_perft(const cp_rules *r, const cp_state *s, int depth) {
-    if (depth == 0) return 1;
-    int buf[CP_MAX_ACTIONS];
-    int n = cp_legal_actions(r, s, buf);
-    if (depth == 1) return (uint64_t)n;
-    uint64_t total = 0;
-    for (int i = 0; i < n; ++i) {
-        cp_state c = *s;
-        cp_apply(r, &c, buf[i]);
-        total += cp_perft(r, &c, depth - 1);
-    }
-    return total;
-}
-
 /* ---- consistency ------------------------------------------------------------------------------------ */
 
 #define FAIL(...) do { snprintf(msg, len, __VA_ARGS__); return -1; } while (0)

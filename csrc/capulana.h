@@ -135,12 +135,6 @@ typedef struct {
     uint16_t objectives;                /* bit i: objective i revealed */
 } cp_state;
 
-typedef struct {
-    uint64_t games, actions, ties;
-    double wins[CP_MAX_PLAYERS];        /* sum of returns */
-    uint64_t score_sum[CP_MAX_PLAYERS]; /* sum of final scores */
-} cp_playout_stats;
-
 /* One complete weaving step (see cp_weaving_options). */
 typedef struct {
     cp_strips row;           /* the resulting visible strips */
@@ -241,17 +235,6 @@ void cp_determinize(const cp_rules *r, const cp_state *s, int player, uint64_t s
 /* 64-bit hash of everything `player` can see (the information set): equal for
  * two states with equal view(player). */
 uint64_t cp_infostate_key(const cp_rules *r, const cp_state *s, int player);
-
-/* Play uniformly random legal actions from s to the end (choices from *rng);
- * returns the number of actions played. */
-int cp_playout(const cp_rules *r, cp_state *s, uint64_t *rng);
-
-/* Play n uniformly random games from new games of `players` players (game
- * seeds and choices drawn from seed) and aggregate statistics into out. */
-void cp_random_playouts(const cp_rules *r, uint64_t n, uint64_t seed, int players, cp_playout_stats *out);
-
-/* Nodes `depth` actions deep (a game that ends earlier adds 0). */
-uint64_t cp_perft(const cp_rules *r, const cp_state *s, int depth);
 
 /* Every complete weaving step open to the player to move (from the current
  * point of their turn): 0, 1 or 2 cards with placements, each as its atomic

@@ -47,14 +47,6 @@ cdef extern from "capivarias.h" nogil:
         uint8_t expansion
         uint8_t pile[32]
 
-    ctypedef struct cv_playout_stats:
-        uint64_t games
-        uint64_t wins[2]
-        uint64_t draws
-        uint64_t actions
-        uint64_t rounds
-        uint64_t discards_r24
-
     int cv_rules_init(cv_rules *r, const cv_card_def *defs, int n)
     void cv_new_game(const cv_rules *r, cv_state *s, uint64_t seed, int expansion, int first_player)
     uint32_t cv_game_mask(const cv_rules *r, const cv_state *s)
@@ -69,9 +61,6 @@ cdef extern from "capivarias.h" nogil:
     int cv_encode(const cv_rules *r, int card, int seg, int target)
     int cv_action_to_string(const cv_rules *r, int action, char *buf, size_t n)
     void cv_determinize(const cv_rules *r, const cv_state *s, int player, uint64_t seed, cv_state *out)
-    void cv_random_playouts(const cv_rules *r, uint64_t n, uint64_t seed, int expansion, cv_playout_stats *out)
-    int cv_playout(const cv_rules *r, cv_state *s, uint64_t *rng)
     uint64_t cv_infostate_key(const cv_rules *r, const cv_state *s, int player)
-    uint64_t cv_perft(const cv_rules *r, const cv_state *s, int depth)
     int cv_check(const cv_rules *r, const cv_state *s, char *msg, size_t n)
 

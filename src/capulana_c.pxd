@@ -69,13 +69,6 @@ cdef extern from "capulana.h" nogil:
         uint8_t to_move
         uint16_t objectives
 
-    ctypedef struct cp_playout_stats:
-        uint64_t games
-        uint64_t actions
-        uint64_t ties
-        double wins[5]
-        uint64_t score_sum[5]
-
     ctypedef struct cp_weave_option:
         cp_strips row
         int32_t next
@@ -113,9 +106,6 @@ cdef extern from "capulana.h" nogil:
     int cp_holder(const cp_state *s, int c)
     void cp_determinize(const cp_rules *r, const cp_state *s, int player, uint64_t seed, cp_state *out)
     uint64_t cp_infostate_key(const cp_rules *r, const cp_state *s, int player)
-    int cp_playout(const cp_rules *r, cp_state *s, uint64_t *rng)
-    void cp_random_playouts(const cp_rules *r, uint64_t n, uint64_t seed, int players, cp_playout_stats *out)
-    uint64_t cp_perft(const cp_rules *r, const cp_state *s, int depth)
     int cp_weaving_options(const cp_rules *r, const cp_state *s, cp_weave_option *out, int max)
     int cp_score_sets(const uint8_t *colour, const uint8_t *pattern, int n, cp_set *out, int max, int *total)
     int cp_row_strips(const cp_state *s, int p, uint8_t *colour, uint8_t *pattern)
