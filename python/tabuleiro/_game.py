@@ -148,6 +148,43 @@ class Game:
             raise InvalidStateError(f"invalid {self.title} state: expected a dict, got {type(d).__name__}")
         return self._core.decode(self._encode_dict(d))  # type: ignore[no-any-return]
 
+    def from_view(self, view: Mapping[str, Any], player: Optional[int] = None) -> "State":
+        """A full state whose ``view(player)`` is ``view`` (as ``State.view``
+        returns it, or its JSON). The hidden cards are placed arbitrarily: use
+        it to hand a seat's view to code that takes a state and only looks
+        through that seat's eyes (agents determinize it again, and their
+        choice depends only on the view). ``player`` defaults to the player to
+        move.
+
+        :raises InvalidStateError: the view cannot come from a legal game.
+        """
+        if isinstance(view, (str, bytes)):
+            try:
+                view = json.loads(view)
+            except ValueError as e:
+                raise InvalidStateError(f"invalid {self.title} view: not JSON ({str(e)[:80]})") from None
+        if not isinstance(view, Mapping):
+            raise InvalidStateError(f"invalid {self.title} view: expected a dict, got {type(view).__name__}")
+        if player is None:
+            player = view.get("to_move")
+            if player is None:
+                raise InvalidStateError(f"invalid {self.title} view: the game is over, so say whose view it is")
+            if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
+                raise InvalidStateError(f"invalid {self.title} view: to_move must be a player in "
+                                        f"[0, {self.num_players - 1}], not {player!r}")
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
+            raise ValueError(f"player must be an integer in [0, {self.num_players - 1}], not {player!r}")
+        state = self.from_dict(self._dict_from_view(view, player))
+        if state.view(player) != json.loads(json.dumps(view)):
+            raise InvalidStateError(f"invalid {self.title} view: it is not what player {player} would see of any "
+                                    "state (a field is inconsistent with the others)")
+        return state
+
+    def _dict_from_view(self, view: Mapping[str, Any], player: int) -> dict[str, Any]:
+        """A full state dict consistent with ``view`` (hidden cards placed
+        anywhere they may lie, seed 0); from_view checks the result."""
+        raise NotImplementedError(f"{self.name} does not build states from views")
+
     def action_to_string(self, action: int) -> str:
         """The notation of an action id.
 

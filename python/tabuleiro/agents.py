@@ -58,13 +58,15 @@ weaving prior. A search can be stopped from another thread with
 
 from __future__ import annotations
 
+import json
 import math
 import random as _random
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Optional
+from typing import Any, Mapping, NamedTuple, Optional
 
 from ._core import MAX_NODES, MAX_THREADS, StopFlag
-from ._errors import GameOverError
+from ._errors import GameOverError, InvalidStateError
+from ._game import game_class, games, load_game
 from ._state import State
 
 __all__ = ["Agent", "Analysis", "RandomAgent", "GreedyAgent", "SearchAgent", "StopFlag", "make", "NAMES"]
@@ -94,9 +96,23 @@ def _mix(seed: int, key: int) -> int:
 
 
 def _state(state: Any) -> State:
-    if not isinstance(state, State):
-        raise TypeError(f"agents play tabuleiro states, not {type(state).__name__}")
-    return state
+    """The state an agent plays from: a State, or a seat's view (a dict as
+    ``State.view`` returns it, or its JSON) made into a state with
+    ``Game.from_view``: the agent's worlds come from the view alone."""
+    if isinstance(state, State):
+        return state
+    if isinstance(state, (Mapping, str, bytes)):
+        try:
+            view = json.loads(state) if isinstance(state, (str, bytes)) else state
+        except ValueError as e:
+            raise InvalidStateError(f"a view given as JSON must parse: {str(e)[:80]}") from None
+        if not isinstance(view, Mapping) or not isinstance(view.get("game"), str):
+            raise InvalidStateError("a view is a dict with a 'game' key, as State.view returns it")
+        name = view["game"]
+        if name not in games():
+            raise InvalidStateError(f"unknown game {name!r} in the view")
+        return load_game(name, **game_class(name).params_from_dict(view)).from_view(view)
+    raise TypeError(f"agents play tabuleiro states or views, not {type(state).__name__}")
 
 
 def _mover_seed(state: State, seed: int) -> tuple[int, int]:
@@ -139,6 +155,7 @@ class Agent:
         raise NotImplementedError
 
     def choose(self, state: Any, *, stop: Optional[StopFlag] = None) -> Any:
+        """The move to play: from a State, or from a seat's view (see ``_state``)."""
         raise NotImplementedError
 
     def analyse(self, state: Any, *, stop: Optional[StopFlag] = None) -> list[Analysis]:

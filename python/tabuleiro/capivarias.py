@@ -339,6 +339,45 @@ class Capivarias(Game):
         out += _F.ids(_F.get(d, "discard"), "discard", _card, is_set=True)
         return out
 
+    def _dict_from_view(self, view: Mapping[str, Any], player: int) -> dict[str, Any]:
+        _F.game(view, "capivarias")
+        d = dict(view)
+        segments = [dict(seg) if isinstance(seg, Mapping) else seg for seg in _F.list(_F.get(d, "segments"), "segments", 3)]
+        pile = _F.get(d, "pile")
+        if not isinstance(pile, Mapping):
+            raise _F.bad("a view's pile is {'count': n, 'top_modifier': m}")
+        count = _F.int(_F.get(pile, "count"), "pile count")
+        top = _F.get(pile, "top_modifier")
+        seen: set[str] = set()
+        for seg in segments:
+            if not isinstance(seg, Mapping):
+                raise _F.bad("segment must be a dict")
+            if not isinstance(_F.get(seg, "river"), Mapping):
+                raise _F.bad("a view's river card is {'modifier': m}")
+            if isinstance(seg.get("capionca"), str):
+                seen.add(seg["capionca"])
+            for side in _F.list(_F.get(seg, "sides"), "sides", 2):
+                seen.update(x for x in _F.list(side, "side") if isinstance(x, str))
+        for key in ("available", "discard"):
+            seen.update(x for x in _F.list(_F.get(d, key), key) if isinstance(x, str))
+        expansion = _F.bool(_F.get(d, "expansion"), "expansion")
+        unseen = [c for c in CARDS if (expansion or not c.expansion) and c.name not in seen]
+        # river cards need their modifiers and the pile top its own: match these
+        # slots to unseen cards (a few slots: plain backtracking), the rest is the pile
+        wants = [_F.int(_F.get(seg["river"], "modifier"), "river modifier") for seg in segments]
+        if count:
+            wants.append(_F.int(top, "pile top_modifier"))
+        pick = _match(wants, unseen)
+        if pick is None or len(unseen) != 3 + count:
+            raise _F.bad("the view's river and pile do not fit the cards it does not show")
+        for seg, c in zip(segments, pick):
+            seg["river"] = c.name
+        rest = [c.name for c in unseen if c not in pick]
+        d["segments"] = segments
+        d["pile"] = ([pick[3].name] if count else []) + rest
+        d["seed"] = 0
+        return d
+
     def _decode_fields(self, f: list[int]) -> dict[str, Any]:
         segments = []
         i = 8
@@ -373,6 +412,20 @@ class Capivarias(Game):
 
 
 GAME = Capivarias
+
+
+def _match(wants: list[int], cards: list[Card]) -> Optional[list[Card]]:
+    """Distinct cards with the wanted modifiers, in order, or None."""
+    def go(i: int, used: list[Card]) -> Optional[list[Card]]:
+        if i == len(wants):
+            return used
+        for c in cards:
+            if c.modifier == wants[i] and c not in used:
+                got = go(i + 1, used + [c])
+                if got is not None:
+                    return got
+        return None
+    return go(0, [])
 
 # --- module functions ----------------------------------------------------------------------
 

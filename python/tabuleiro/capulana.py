@@ -27,6 +27,7 @@ c (0 = F01) with orientation n/r and placement m in ``+ >1 >2 >3 <1 <2 <3``;
 from __future__ import annotations
 
 import csv
+import json
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, ClassVar, Mapping, Optional, Sequence, Union
@@ -512,6 +513,55 @@ class Capulana(Game):
         for c, q in pairs:
             out += [c, q]
         return out
+
+    def _dict_from_view(self, view: Mapping[str, Any], player: int) -> dict[str, Any]:
+        _F.game(view, "capulana")
+        d: dict[str, Any] = json.loads(json.dumps(view))     # a deep copy of plain JSON values
+        n = self.num_players
+        hands = _F.list(_F.get(d, "hands"), "hands", n)
+        rows = _F.list(_F.get(d, "capulanas"), "capulanas", n)
+        known = _F.get(d, "known")
+        if not isinstance(known, dict):
+            raise _F.bad("known must be a dict of card: player")
+        offers = _F.list(_F.get(d, "offers"), "offers") + ([d["open_offer"]] if d.get("open_offer") else [])
+        seen = set(known) | set(_F.list(_F.get(d, "slots"), "slots"))
+        seen.update(_F.list(hands[player], f"hand of player {player}"))
+        for row in rows:
+            seen.update(e.split()[0] for e in _F.list(row, "capulana") if isinstance(e, str) and e.split())
+        for o in offers:
+            if not isinstance(o, dict) or not isinstance(o.get("cards"), (list, dict)):
+                raise _F.bad("an offer is a dict with player, slot, cards")
+            if isinstance(o["cards"], list):
+                seen.update(o["cards"])
+        pool = [name for name in _FABRIC_NAMES if name not in seen]
+        for q in range(n):
+            if q == player:
+                continue
+            h = hands[q]
+            if not isinstance(h, dict):
+                raise _F.bad(f"a view shows player {q}'s hand as {{'count': n}}")
+            mine = sorted(c for c, holder in known.items() if holder == q)
+            count = _F.int(_F.get(h, "count"), f"hand count of player {q}")
+            hidden = [o for o in offers if o.get("player") == q and isinstance(o["cards"], dict)]
+            hand, spill = mine[:count], mine[count:]   # known cards beyond the hand lie in an offer (R6)
+            for o in hidden:
+                k = _F.int(_F.get(o["cards"], "count"), "offer count")
+                take = spill[:k]
+                spill = spill[k:]
+                while len(take) < k and pool:
+                    take.append(pool.pop(0))
+                o["cards"] = sorted(take)
+            if spill:
+                raise _F.bad(f"player {q} has more known cards than their hand and offers hold")
+            while len(hand) < count and pool:
+                hand.append(pool.pop(0))
+            hands[q] = sorted(hand)
+        deck = _F.get(d, "deck")
+        if not isinstance(deck, dict):
+            raise _F.bad("a view shows the deck as {'count': n}")
+        d["deck"] = pool
+        d["seed"] = 0
+        return d
 
     def _decode_fields(self, f: list[int]) -> dict[str, Any]:
         n, rnd, start, phase, to_move, seed = f[:6]

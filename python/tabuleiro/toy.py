@@ -181,6 +181,27 @@ class Toy(Game):
             out += _F.ids(cards, where, _card, is_set=is_set)
         return out
 
+    def _dict_from_view(self, view: Mapping[str, Any], player: int) -> dict[str, Any]:
+        _F.game(view, "toy")
+        d = dict(view)
+        hands = list(_F.list(_F.get(d, "hands"), "hands", 2))
+        other = hands[1 - player]
+        stock = _F.get(d, "stock")
+        if not isinstance(other, Mapping) or not isinstance(stock, Mapping):
+            raise _F.bad("a view shows the other hand and the stock as {'count': n}")
+        seen = set(_F.list(hands[player], "hand"))
+        for pile in _F.list(_F.get(d, "piles"), "piles", 2):
+            seen.update(_F.list(pile, "pile"))
+        unseen = [c for c in range(1, NUM_CARDS + 1) if c not in seen]
+        k = _F.int(_F.get(other, "count"), "hand count")
+        if not 0 <= k <= len(unseen):
+            raise _F.bad("the view's hand count does not fit the cards it does not show")
+        hands[1 - player] = unseen[:k]
+        d["hands"] = hands
+        d["stock"] = unseen[k:]
+        d["seed"] = 0
+        return d
+
     def _decode_fields(self, f: list[int]) -> dict[str, Any]:
         lists = []
         i = 2
