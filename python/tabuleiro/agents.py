@@ -69,7 +69,7 @@ from ._errors import GameOverError, InvalidStateError
 from ._game import game_class, games, load_game
 from ._state import State
 
-__all__ = ["Agent", "Analysis", "RandomAgent", "GreedyAgent", "SearchAgent", "StopFlag", "make", "NAMES"]
+__all__ = ["Agent", "Analysis", "RandomAgent", "GreedyAgent", "SearchAgent", "SearchResult", "StopFlag", "make", "NAMES"]
 
 _MASK = (1 << 64) - 1
 _KINDS = {"flatmc": 0, "mcts": 1, "ismcts": 2}
@@ -83,9 +83,23 @@ MAX_TREE_BYTES = 8 << 30
 
 
 class Analysis(NamedTuple):
+    """One candidate move of a search: its visits and mean value (for the mover)."""
+
     move: Any
     visits: int
     mean: float
+
+
+class SearchResult(NamedTuple):
+    """What ``Agent.search`` found: the ``move`` to play, the candidates best
+    first (``analysis``), the ``iterations`` and tree ``nodes`` it used, and
+    whether a stop request (``StopFlag``) ended it early (``stopped``)."""
+
+    move: Any
+    analysis: list[Analysis]
+    iterations: int
+    nodes: int
+    stopped: bool
 
 
 def _mix(seed: int, key: int) -> int:
@@ -162,6 +176,12 @@ class Agent:
         """The candidate moves with visit counts and mean values, best first."""
         return [Analysis(self.choose(state), 1, 0.0)]
 
+    def search(self, state: Any, *, stop: Optional[StopFlag] = None) -> SearchResult:
+        """The move with everything known about how it was found (one search:
+        ``move`` is what ``choose`` returns, ``analysis`` what ``analyse`` does)."""
+        move = self.choose(state, stop=stop)
+        return SearchResult(move, [Analysis(move, 1, 0.0)], 0, 0, False)
+
 
 @dataclass(frozen=True)
 class RandomAgent(Agent):
@@ -232,29 +252,27 @@ class SearchAgent(Agent):
     def name(self) -> str:
         return self.kind
 
-    def _run(self, state: Any, stop: Optional[StopFlag]) -> tuple[int, list[tuple[int, int, float]], State]:
+    def search(self, state: Any, *, stop: Optional[StopFlag] = None) -> SearchResult:
         st = _state(state)
         player, seed = _mover_seed(st, self.seed)
         world = st.determinize(player, seed)   # the search only ever sees this world's view
         d = st.game.search_defaults
-        best, stats, _, _, _, _ = world._search(
+        best, stats, iterations, nodes, _, stopped = world._search(
             _KINDS[self.kind], seed, self.iterations, float(self.time or 0.0),
             float(self.c if self.c is not None else d["c"]), self.rollout == "heuristic",
             d["shaped"] if self.shaped is None else self.shaped, d["prior"] if self.prior is None else self.prior,
             self.threads, self.max_nodes, stop,
         )
-        return best, stats, st
-
-    def choose(self, state: Any, *, stop: Optional[StopFlag] = None) -> Any:
-        best, _, st = self._run(state, stop)
-        return st.MOVE(best)
-
-    def analyse(self, state: Any, *, stop: Optional[StopFlag] = None) -> list[Analysis]:
-        _, stats, st = self._run(state, stop)
         mv = st.MOVE
         out = [Analysis(mv(a), v, m) for a, v, m in stats]
         out.sort(key=lambda x: (-x.visits, -x.mean, x.move.action))
-        return out
+        return SearchResult(mv(best), out, iterations, nodes, stopped)
+
+    def choose(self, state: Any, *, stop: Optional[StopFlag] = None) -> Any:
+        return self.search(state, stop=stop).move
+
+    def analyse(self, state: Any, *, stop: Optional[StopFlag] = None) -> list[Analysis]:
+        return self.search(state, stop=stop).analysis
 
 
 def make(name: str, **params: Any) -> Agent:
