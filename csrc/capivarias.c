@@ -11,7 +11,7 @@ static inline int popcount32(uint32_t x) {   /* SWAR: no libgcc call without -mp
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
     return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
 }
-static inline int ctz32(uint32_t x) { return __builtin_ctz(x); }
+static inline int ctz32(uint32_t x) { return tb_ctz32(x); }
 
 int cv_rules_init(cv_rules *r, const cv_card_def *defs, int n) {
     memset(r, 0, sizeof *r);
@@ -80,7 +80,7 @@ int cv_decode(const cv_rules *r, int action, int *card, int *seg, int *target) {
 
 /* R20: shuffle every card of the game; 3 river cards, 4 available, rest pile. */
 static void setup_round(const cv_rules *r, cv_state *s) {
-    uint8_t cards[CV_MAX_CARDS];
+    uint8_t cards[CV_MAX_CARDS] = {0};
     int n = 0;
     uint32_t m = cv_game_mask(r, s);
     while (m) { cards[n++] = (uint8_t)ctz32(m); m &= m - 1; }
@@ -313,7 +313,7 @@ static void end_round(const cv_rules *r, cv_state *s, int mover, cv_state *snaps
 }
 
 static void apply_impl(const cv_rules *r, cv_state *s, int action, cv_state *snapshot) {
-    int c, seg, t;
+    int c = 0, seg = 0, t = 0;
     cv_decode(r, action, &c, &seg, &t);
     const int C = r->ncards, me = s->to_move;
     /* take the card out of the available row, keeping the order */

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Static_assert(sizeof(cv_state) <= SR_MAX_STATE, "cv_state must fit an sr state buffer");
-_Static_assert(_Alignof(cv_state) <= SR_STATE_ALIGN, "cv_state must fit an sr state buffer's alignment");
-_Static_assert(CV_MAX_ACTIONS <= SR_MAX_LEGAL, "Capivárias legal lists must fit SR_MAX_LEGAL");
+TB_STATIC_ASSERT(sizeof(cv_state) <= SR_MAX_STATE, "cv_state must fit an sr state buffer");
+TB_STATIC_ASSERT(TB_ALIGNOF(cv_state) <= SR_STATE_ALIGN, "cv_state must fit an sr state buffer's alignment");
+TB_STATIC_ASSERT(CV_MAX_ACTIONS <= SR_MAX_LEGAL, "Capivárias legal lists must fit SR_MAX_LEGAL");
 
 #define BIT(c) (1u << (c))
 
@@ -256,7 +256,7 @@ static inline int64_t opt(uint8_t v) { return v == CV_NONE ? -1 : (int64_t)v; }
 
 static int put_mask(int64_t *out, int k, uint32_t m) {
     out[k++] = popcount32(m);
-    for (; m; m &= m - 1) out[k++] = __builtin_ctz(m);   /* ascending ids */
+    for (; m; m &= m - 1) out[k++] = tb_ctz32(m);   /* ascending ids */
     return k;
 }
 
@@ -529,7 +529,7 @@ int cv_decode_state(const void *rules, const int64_t *in, int n, void *state, ch
                 m |= BIT(d);
             }
             for (uint32_t kk = m & r->capitico_mask; kk; kk &= kk - 1) {
-                int K = __builtin_ctz(kk);
+                int K = tb_ctz32(kk);
                 if (!(m & r->herd_mask[r->herd_of[K]]))
                     BAD("segment %d side %d: capitico %s has no guardian of its herd on that side", i, k, r->card[K].name);
             }

@@ -6,18 +6,9 @@
 
 #define BIT(c) (1ULL << (c))
 
-/* popcount without a libgcc call when the target lacks POPCNT */
-static inline int pop64(uint64_t x) {
-#ifdef __POPCNT__
-    return __builtin_popcountll(x);
-#else
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
-#endif
-}
-static inline int ctz64(uint64_t x) { return __builtin_ctzll(x); }
+/* popcount without a libgcc call when the target lacks POPCNT (portable.h) */
+static inline int pop64(uint64_t x) { return tb_popcount64(x); }
+static inline int ctz64(uint64_t x) { return tb_ctz64(x); }
 static inline uint64_t lenmask(int n) { return n >= 64 ? ~0ULL : (BIT(n) - 1); }
 
 /* ---- rules ---------------------------------------------------------------- */
@@ -398,7 +389,7 @@ static int placeable(const cp_state *s, const uint8_t on[CP_MAX_PLAYERS], int ma
     do {                                   /* the subsets of D in increasing order */
         A = (A - D) & D;
         if (!A) break;
-        need[A] = (uint8_t)(need[A & (A - 1)] + d[__builtin_ctz(A)]);
+        need[A] = (uint8_t)(need[A & (A - 1)] + d[tb_ctz32(A)]);
         int room = 0;
         for (int j = 0; j < n; ++j) {
             int allow = POP5[A & allowed[j]];

@@ -13,7 +13,7 @@ static const char *const OBJ_KEYS[CP_OBJ_NKEYS] = {
 };
 static const char *const PLACEMENTS[7] = { "+", ">1", ">2", ">3", "<1", "<2", "<3" };
 
-static int failf(char *msg, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int failf(char *msg, size_t n, const char *fmt, ...) TB_PRINTF_LIKE(3, 4);
 static int failf(char *msg, size_t n, const char *fmt, ...) {
     if (msg && n) {
         va_list ap;
@@ -273,8 +273,8 @@ typedef struct {
 #define put(w, v) do { writer *w_ = (w); int64_t v_ = (v); if (w_->n < w_->max) w_->out[w_->n] = v_; w_->n++; } while (0)
 
 static void put_mask(writer *w, uint64_t m) {
-    put(w, __builtin_popcountll(m));
-    for (; m; m &= m - 1) put(w, __builtin_ctzll(m));
+    put(w, tb_popcount64(m));
+    for (; m; m &= m - 1) put(w, tb_ctz64(m));
 }
 
 /* Cards of the k-th offer of the round (closed or open). */
@@ -319,12 +319,12 @@ int cp_encode_state(const void *rules, const void *state, int64_t *out, int max)
     }
     for (int q = 0; q < n; ++q) put(&w, s->woven[q]);
     for (int q = 0; q < n; ++q) put(&w, s->weave_done >> q & 1);
-    put(&w, __builtin_popcountll(s->known));
+    put(&w, tb_popcount64(s->known));
     if (s->known) {
         uint64_t held[CP_MAX_PLAYERS];                    /* cp_holder, once per player */
         for (int q = 0; q < n; ++q) held[q] = s->hold[q] | cp_woven_mask(s, q);
         for (uint64_t m = s->known; m; m &= m - 1) {
-            int c = __builtin_ctzll(m), h = -1;
+            int c = tb_ctz64(m), h = -1;
             for (int q = 0; q < n && h < 0; ++q) if (held[q] >> c & 1) h = q;
             put(&w, c);
             put(&w, h);
@@ -354,7 +354,7 @@ static const char *value_text(int64_t v, char *buf) {
 }
 #define V(v) value_text((v), (char[24]){0})
 
-static int dfail(decoder *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int dfail(decoder *d, const char *fmt, ...) TB_PRINTF_LIKE(2, 3);
 static int dfail(decoder *d, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -595,7 +595,7 @@ static int decode_body(decoder *d, cp_state *t) {
     }
     /* R6: each known card's holder is the one named */
     for (uint64_t m = t->known; m; m &= m - 1) {
-        c = __builtin_ctzll(m);
+        c = tb_ctz64(m);
         int h = cp_holder(t, c);
         if (h < 0) return dfail(d, "known: %s is not in a hand, an offer or this step's weaving (R6)", r->card[c].name);
         if (h != holder[c]) return dfail(d, "known: %s is held by player %d, not %d (R6)", r->card[c].name, h, holder[c]);
@@ -667,9 +667,9 @@ int cp_make_game(const void *rules, const int *params, sr_game *g, char *msg, si
         if (msg && n) snprintf(msg, n, "players must be 2 to 5, not %d", players);
         return SR_E_PARAM;
     }
-    _Static_assert(sizeof(cp_state) <= SR_MAX_STATE, "cp_state fits the contract");
-    _Static_assert(_Alignof(cp_state) <= SR_STATE_ALIGN, "cp_state alignment");
-    _Static_assert(CP_MAX_ACTIONS <= SR_MAX_LEGAL, "legal list fits");
+    TB_STATIC_ASSERT(sizeof(cp_state) <= SR_MAX_STATE, "cp_state fits the contract");
+    TB_STATIC_ASSERT(TB_ALIGNOF(cp_state) <= SR_STATE_ALIGN, "cp_state alignment");
+    TB_STATIC_ASSERT(CP_MAX_ACTIONS <= SR_MAX_LEGAL, "legal list fits");
     memset(g, 0, sizeof *g);
     g->info.name = "capulana";
     g->info.num_players = players;

@@ -1,10 +1,8 @@
 /* game.c - operations every game gets from the contract alone (game.h). */
-#define _POSIX_C_SOURCE 200809L   /* clock_gettime, pthreads */
 #include "game.h"
+#include "portable.h"
 #include "rng.h"
-#include <pthread.h>
 #include <string.h>
-#include <time.h>
 
 int sr_apply_checked(const sr_game *g, void *state, int action) {
     if (action < 0 || action >= g->info.num_distinct_actions) return SR_E_RANGE;
@@ -106,47 +104,53 @@ typedef struct {
     void (*work)(void *);
     void *arg;
     int done;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
+    tb_mutex mu;
+    tb_cond cv;
 } polled_job;
 
 static void *polled_main(void *p) {
     polled_job *j = p;
     j->work(j->arg);
-    pthread_mutex_lock(&j->mu);
+    tb_mutex_lock(&j->mu);
     j->done = 1;
-    pthread_cond_signal(&j->cv);
-    pthread_mutex_unlock(&j->mu);
+    tb_cond_signal(&j->cv);
+    tb_mutex_unlock(&j->mu);
     return NULL;
 }
 
 int sr_run_polled(void (*work)(void *), void *arg, volatile int *stop, const volatile int *external,
                   int (*poll)(void *), void *ctx, int poll_ms, int *polled) {
-    polled_job j = {work, arg, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
-    pthread_t tid;
+    polled_job j = {.work = work, .arg = arg, .done = 0};
+    tb_thread tid;
     *polled = 0;
-    if (pthread_create(&tid, NULL, polled_main, &j) != 0) {
+    if (tb_mutex_init(&j.mu) != 0) {
         work(arg);
         return SR_E_NOMEM;
     }
-    pthread_mutex_lock(&j.mu);
+    if (tb_cond_init(&j.cv) != 0) {
+        tb_mutex_destroy(&j.mu);
+        work(arg);
+        return SR_E_NOMEM;
+    }
+    if (tb_thread_create(&tid, polled_main, &j) != 0) {
+        tb_cond_destroy(&j.cv);
+        tb_mutex_destroy(&j.mu);
+        work(arg);
+        return SR_E_NOMEM;
+    }
+    tb_mutex_lock(&j.mu);
     while (!j.done) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += (long)poll_ms * 1000000L;
-        until.tv_sec += until.tv_nsec / 1000000000L;
-        until.tv_nsec %= 1000000000L;
-        pthread_cond_timedwait(&j.cv, &j.mu, &until);
+        tb_cond_wait_ms(&j.cv, &j.mu, poll_ms);
         if (j.done) break;
-        pthread_mutex_unlock(&j.mu);
+        tb_mutex_unlock(&j.mu);
         if (!*polled && poll) *polled = poll(ctx);
         if (*polled || (external && *external)) *stop = 1;
-        pthread_mutex_lock(&j.mu);
+        tb_mutex_lock(&j.mu);
     }
-    pthread_mutex_unlock(&j.mu);
-    pthread_join(tid, NULL);
+    tb_mutex_unlock(&j.mu);
+    tb_thread_join(tid);
     if (!*polled && poll) *polled = poll(ctx);
-    pthread_mutex_destroy(&j.mu);
-    pthread_cond_destroy(&j.cv);
+    tb_mutex_destroy(&j.mu);
+    tb_cond_destroy(&j.cv);
     return SR_OK;
 }

@@ -18,6 +18,7 @@
  */
 #ifndef TABULEIRO_GAME_H
 #define TABULEIRO_GAME_H
+#include "portable.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,7 +32,7 @@
 #define SR_TERMINAL (-4)         /* current_player of a finished game (OpenSpiel's value) */
 
 /* A buffer any game's state fits in, aligned for it. */
-typedef struct { _Alignas(SR_STATE_ALIGN) uint8_t b[SR_MAX_STATE]; } sr_state_buf;
+typedef struct { TB_ALIGNAS(SR_STATE_ALIGN) uint8_t b[SR_MAX_STATE]; } sr_state_buf;
 
 /* Error codes: 0 is success; callers tell failures apart by these. */
 typedef enum {

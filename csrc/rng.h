@@ -3,6 +3,7 @@
  * a state's "seed" in JSON is exactly this word. */
 #ifndef TABULEIRO_RNG_H
 #define TABULEIRO_RNG_H
+#include "portable.h"
 #include <stdint.h>
 
 /* Advance *s and return the next 64-bit draw. */
@@ -94,7 +95,7 @@ static inline uint32_t rng_below(uint64_t *s, uint32_t n) {
 /* A draw in [0, n) by multiply-shift: for choices that no state format fixes
  * (playout policies, search), cheaper than rng_below. */
 static inline uint32_t rng_pick(uint64_t *s, uint32_t n) {
-    return (uint32_t)(((unsigned __int128)rng_draw(s) * n) >> 64);
+    return (uint32_t)tb_mulhi64(rng_draw(s), n);
 }
 
 /* Fisher-Yates from the back over n bytes; draws n-1 times (none for n < 2). */

@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-_Static_assert(sizeof(toy_state) == 8 + 6 + 2 * TOY_CARDS + 6, "toy_state has no padding");
-_Static_assert(sizeof(toy_state) <= SR_MAX_STATE, "toy_state must fit an sr state buffer");
-_Static_assert(_Alignof(toy_state) <= SR_STATE_ALIGN, "toy_state must fit an sr state buffer's alignment");
-_Static_assert(TOY_MAX_ENCODED <= SR_MAX_ENCODED, "a Toy encoding must fit SR_MAX_ENCODED");
+TB_STATIC_ASSERT(sizeof(toy_state) == 8 + 6 + 2 * TOY_CARDS + 6, "toy_state has no padding");
+TB_STATIC_ASSERT(sizeof(toy_state) <= SR_MAX_STATE, "toy_state must fit an sr state buffer");
+TB_STATIC_ASSERT(TB_ALIGNOF(toy_state) <= SR_STATE_ALIGN, "toy_state must fit an sr state buffer's alignment");
+TB_STATIC_ASSERT(TOY_MAX_ENCODED <= SR_MAX_ENCODED, "a Toy encoding must fit SR_MAX_ENCODED");
 
 #define ALL_CARDS ((uint8_t)((1u << TOY_CARDS) - 1))
 #define BIT(c) ((uint8_t)(1u << (c)))
@@ -20,7 +20,7 @@ static int popcount8(unsigned x) {
     return n;
 }
 
-static int lowest(unsigned x) { return __builtin_ctz(x); }
+static int lowest(unsigned x) { return tb_ctz32(x); }
 
 /* Write a message (if there is room for one) and return code. */
 static int fail(int code, char *msg, size_t n, const char *fmt, ...) {

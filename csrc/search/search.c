@@ -1,12 +1,10 @@
 /* search.c - FlatMC, determinized UCT and ISMCTS over the sr_game contract. */
-#define _POSIX_C_SOURCE 200809L   /* clock_gettime, pthreads */
 #include "search.h"
+#include "../portable.h"
 #include "../rng.h"
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define NONE (-1)
 #define MAX_DEPTH 1024
@@ -57,18 +55,14 @@ typedef struct {
 /* log(n) for small n, filled once: UCB takes one per legal edge per step. */
 #define LOG_TABLE 4096
 static double log_table[LOG_TABLE];
-static pthread_once_t log_once = PTHREAD_ONCE_INIT;
+static tb_once log_once = TB_ONCE_INIT;
 static void log_init(void) {
     log_table[0] = 0.0;
     for (int i = 1; i < LOG_TABLE; ++i) log_table[i] = log((double)i);
 }
 static inline double log_n(uint32_t n) { return n < LOG_TABLE ? log_table[n] : log((double)n); }
 
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+static double now_seconds(void) { return tb_monotonic_seconds(); }
 
 void sr_make_evaluator(const sr_policy *policy, int heuristic_rollout, int shaped, int prior, sr_evaluator *out) {
     out->rollout = heuristic_rollout && policy ? policy->heuristic_action : NULL;
@@ -322,7 +316,7 @@ static void root_stats(tree_t *t, long *visits, double *reward) {
 }
 
 int sr_search(const sr_game *g, const sr_evaluator *ev, const void *root, const sr_params *p, sr_result *out) {
-    pthread_once(&log_once, log_init);
+    tb_call_once(&log_once, log_init);
     memset(out, 0, sizeof *out);
     out->best = NONE;
     if (p->kind < SR_FLATMC || p->kind > SR_ISMCTS || p->threads < 1 || p->threads > SR_MAX_THREADS) return SR_E_PARAM;
@@ -352,12 +346,12 @@ int sr_search(const sr_game *g, const sr_evaluator *ev, const void *root, const 
         } else if (threads == 1) {
             run_tree(&trees[0]);
         } else {
-            pthread_t tid[SR_MAX_THREADS];
+            tb_thread tid[SR_MAX_THREADS];
             int started[SR_MAX_THREADS] = {0};
-            for (int k = 1; k < threads; ++k) started[k] = pthread_create(&tid[k], NULL, run_tree, &trees[k]) == 0;
+            for (int k = 1; k < threads; ++k) started[k] = tb_thread_create(&tid[k], run_tree, &trees[k]) == 0;
             run_tree(&trees[0]);
             for (int k = 1; k < threads; ++k) {
-                if (started[k]) pthread_join(tid[k], NULL);
+                if (started[k]) tb_thread_join(tid[k]);
                 else run_tree(&trees[k]);
             }
         }
