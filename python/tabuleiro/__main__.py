@@ -76,7 +76,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     demo.add_argument("--seed", type=int, default=7, help="seed of the game and of the players (default 7)")
     demo.add_argument("--expansion", action="store_true", help="Capivárias: play with the expansion cards")
     demo.add_argument("--quiet", action="store_true", help="print only the rivers and the result")
+    sub.add_parser("engine", help="the JSON-lines engine protocol on stdin/stdout (docs/protocol.md)",
+                   description="Answer JSON requests read one a line from stdin with one JSON line each on "
+                               "stdout, for frontends in any language (docs/protocol.md).")
     args = parser.parse_args(argv)
+    if args.command == "engine":
+        from . import engine
+
+        return engine.main()
     if not 0 <= args.seed < 2**64:
         parser.error("--seed must be in [0, 2**64)")
     if not 2 <= args.players <= 5:

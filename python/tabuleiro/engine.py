@@ -1,0 +1,709 @@
+"""The engine protocol: JSON lines on stdin/stdout, for frontends in any language.
+
+``tabuleiro engine`` (or ``python -m tabuleiro engine``) reads one JSON object
+per line and answers each with one JSON object per line; docs/protocol.md is
+the reference (commands, fields, error codes, seat binding, example sessions).
+The shape is UCI's: a line loop whose ``go`` runs on a worker thread, so that
+``stop`` is read while the search runs and ends it with its best move so far.
+
+This module is a thin layer over the public API (``load_game``, ``State``,
+``Game.from_view``, ``agents``); nothing here knows a game's rules. In-process
+use (tests, other Python code)::
+
+    import io, json
+    from tabuleiro import engine
+    out = io.BytesIO()
+    engine.serve(io.BytesIO(b'{"id": 1, "cmd": "new", "game": "toy", "seed": 3}\\n'), out)
+    json.loads(out.getvalue().splitlines()[0])["ok"]    # True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import math
+import os
+import re
+import secrets
+import sys
+import threading
+import traceback
+from typing import Any, BinaryIO, Callable, Optional
+
+import tabuleiro
+
+from . import agents
+from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
+
+__all__ = ["ERROR_CODES", "MAX_LINE", "PROTOCOL_VERSION", "Engine", "main", "serve"]
+
+PROTOCOL_VERSION = 1
+#: The longest request line accepted, in bytes, without its line ending.
+MAX_LINE = 1 << 20
+#: Every error code a response can carry (docs/protocol.md says when each is used).
+ERROR_CODES = ("bad_json", "bad_request", "unknown_command", "no_game", "invalid_move", "illegal_move",
+               "invalid_state", "game_over", "busy", "not_your_seat", "forbidden", "line_too_long", "internal")
+#: The agent parameters ``go`` passes to ``agents.make`` (each agent takes a subset).
+AGENT_PARAMS = ("iterations", "time", "c", "rollout", "threads", "seed", "max_nodes", "shaped", "prior")
+#: Commands refused with ``busy`` while a ``go`` or ``perft`` runs (they change or search the state).
+BUSY_COMMANDS = frozenset({"new", "load", "play", "undo", "go", "perft"})
+#: perft counts the last levels in one C call each; above them it walks in Python, checking ``stop``.
+_PERFT_CHUNK = 3
+#: How long ``stop``/``quit``/EOF wait for a running job to answer (searches poll their flag every few ms).
+_JOIN_SECONDS = 10.0
+_MESSAGE_MAX = 300
+_U64 = 1 << 64
+_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+class ProtocolError(Exception):
+    """An error response: a code of :data:`ERROR_CODES` and a message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _bad(message: str) -> ProtocolError:
+    return ProtocolError("bad_request", message)
+
+
+def _short(text: str, limit: int = _MESSAGE_MAX) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# --- reading request fields -----------------------------------------------------------------------
+
+_MISSING: Any = object()
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _int_field(req: dict[str, Any], name: str, *, lo: int, hi: int, default: Any = _MISSING) -> Any:
+    v = req.get(name, _MISSING)
+    if v is _MISSING or (v is None and default is not _MISSING):
+        if default is _MISSING:
+            raise _bad(f"missing field {name!r} (an integer in [{lo}, {hi}])")
+        return default
+    if not _is_int(v) or not lo <= v <= hi:
+        raise _bad(f"field {name!r} must be an integer in [{lo}, {hi}], not {_short(json.dumps(v), 60)}")
+    return v
+
+
+def _bool_field(req: dict[str, Any], name: str, default: bool) -> bool:
+    v = req.get(name, default)
+    if not isinstance(v, bool):
+        raise _bad(f"field {name!r} must be true or false, not {_short(json.dumps(v), 60)}")
+    return v
+
+
+def _str_field(req: dict[str, Any], name: str, default: Any = _MISSING) -> Any:
+    v = req.get(name, _MISSING)
+    if v is _MISSING:
+        if default is _MISSING:
+            raise _bad(f"missing field {name!r} (a string)")
+        return default
+    if not isinstance(v, str):
+        raise _bad(f"field {name!r} must be a string, not {_short(json.dumps(v), 60)}")
+    return v
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+# --- what a seat sees -----------------------------------------------------------------------------------
+
+
+def _tokens(obj: Any) -> set[str]:
+    """The words of every string (and dict key) in a state dict or view, and
+    the integers that are list elements (Toy's cards are numbers): the card
+    names a dict shows, with some harmless extras that views share."""
+    out: set[str] = set()
+    stack = [(obj, False)]
+    while stack:
+        x, in_list = stack.pop()
+        if isinstance(x, str):
+            out.update(_WORD.findall(x))
+        elif isinstance(x, dict):
+            for k, v in x.items():
+                out.update(_WORD.findall(str(k)))
+                stack.append((v, False))
+        elif isinstance(x, list):
+            stack.extend((v, True) for v in x)
+        elif in_list and _is_int(x):
+            out.add(str(x))
+    return out
+
+
+def _hidden(state: Any, seat: int) -> set[str]:
+    """What the full state shows and the seat's view does not."""
+    return _tokens(state.to_dict()) - _tokens(state.view(seat))
+
+
+def _move(m: Any) -> dict[str, Any]:
+    return {"move": str(m), "id": m.action}
+
+
+def _outcome(state: Any) -> Optional[dict[str, Any]]:
+    o = state.outcome()
+    if o is None:
+        return None
+    return {"winners": list(o.winners), "winner": o.winner, "returns": list(o.returns), "scores": list(o.scores)}
+
+
+def _game_module(name: Any) -> Any:
+    if not isinstance(name, str) or name not in tabuleiro.games():
+        raise ProtocolError("invalid_state", f"unknown game {_short(json.dumps(name), 60)}; "
+                            f"registered: {', '.join(tabuleiro.games())}")
+    return importlib.import_module(f"tabuleiro.{name}")
+
+
+def _level_available() -> bool:
+    try:
+        agents.make("level", level=1)
+    except (TypeError, ValueError) as e:
+        return "unknown agent" not in str(e)
+    return True
+
+
+# --- the session -------------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class _Job:
+    """A running ``go`` or ``perft`` on the worker thread."""
+
+    kind: str
+    rid: Any
+    stop: agents.StopFlag
+    thread: Optional[threading.Thread] = None
+    #: what ``stop`` reports of the finished go's move (None: hidden or not a go)
+    move: Optional[dict[str, Any]] = None
+
+
+class Engine:
+    """One protocol session: a game (or none), an optional seat binding, at
+    most one running job. ``handle_line`` takes one request line (bytes,
+    without its line ending) and returns False once the session should end;
+    responses go to ``write`` (one encoded line each, from one thread at a
+    time)."""
+
+    def __init__(self, write: Callable[[bytes], None], *, log: Callable[[str], None] = lambda s: None) -> None:
+        self._write_raw = write
+        self._log = log
+        self._wlock = threading.Lock()
+        self._lock = threading.RLock()         # the game state, the job slot and the pending pings
+        self._state: Any = None
+        self._seat: Optional[int] = None
+        self._reveals: list[bool] = []         # per move since the root: did it show the seat a hidden card
+        self._job: Optional[_Job] = None
+        self._pending: list[tuple[Any, str]] = []
+        self.closed = False                    # the output is gone: the session ends
+
+    # --- output -------------------------------------------------------------------------------------------
+    def _emit(self, obj: dict[str, Any]) -> None:
+        try:
+            line = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        except (TypeError, ValueError) as e:   # pragma: no cover - a bug: say so without the payload
+            line = json.dumps({"id": obj.get("id"), "ok": False, "cmd": obj.get("cmd"),
+                               "error": {"code": "internal", "message": f"unencodable response ({type(e).__name__})"}})
+        with self._wlock:
+            if self.closed:
+                return
+            try:
+                self._write_raw((line + "\n").encode("utf-8"))
+            except (OSError, ValueError):       # broken pipe, closed file
+                self.closed = True
+
+    def _ok(self, rid: Any, cmd: Optional[str], fields: dict[str, Any]) -> None:
+        self._emit({"id": rid, "ok": True, "cmd": cmd, **fields})
+
+    def _error(self, rid: Any, cmd: Optional[str], code: str, message: str) -> None:
+        self._emit({"id": rid, "ok": False, "cmd": cmd, "error": {"code": code, "message": _short(message)}})
+
+    def refuse_long_line(self) -> None:
+        """Answer a line longer than :data:`MAX_LINE` (the caller drops its bytes)."""
+        self._error(None, None, "line_too_long", f"request lines are at most {MAX_LINE} bytes; this one was "
+                    "longer and was discarded")
+
+    # --- the loop's entry point -----------------------------------------------------------------------------
+    def handle_line(self, raw: bytes) -> bool:
+        """Answer one request line; False when the session should end (``quit``)."""
+        if not raw.strip():
+            return True                         # blank lines are ignored
+        try:
+            req = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+        except (ValueError, RecursionError) as e:
+            self._error(None, None, "bad_json", f"not a JSON line: {_short(str(e), 120)}")
+            return True
+        rid = req.get("id") if isinstance(req, dict) else None
+        if isinstance(rid, (dict, list)):
+            self._error(None, None, "bad_request", "field 'id' must be a JSON scalar (string, number, "
+                        "true, false or null)")
+            return True
+        if not isinstance(req, dict):
+            self._error(None, None, "bad_request", f"a request is a JSON object, not {type(req).__name__}")
+            return True
+        cmd = req.get("cmd")
+        if not isinstance(cmd, str):
+            self._error(rid, None, "bad_request", "missing field 'cmd' (a string)" if cmd is None
+                        else "field 'cmd' must be a string")
+            return True
+        if cmd == "quit":
+            self.finish_job()
+            self._ok(rid, cmd, {})
+            return False
+        if cmd == "stop":
+            self._stop(rid)
+            return True
+        handler = _HANDLERS.get(cmd)
+        if handler is None:
+            self._error(rid, cmd, "unknown_command", f"unknown command {_short(json.dumps(cmd), 60)}; the commands "
+                        f"are {', '.join(sorted(_HANDLERS))}, stop, quit")
+            return True
+        with self._lock:
+            try:
+                if self._job is not None and cmd in ("ping", "isready"):
+                    self._pending.append((rid, cmd))    # answered when the job has answered
+                    return True
+                if self._job is not None and cmd in BUSY_COMMANDS:
+                    raise ProtocolError("busy", f"a {self._job.kind} is running: send stop, or wait for its answer "
+                                        f"(ping answers once it is done)")
+                fields = handler(self, req, rid)
+            except ProtocolError as e:
+                self._error(rid, cmd, e.code, e.message)
+                return True
+            except Exception as e:  # noqa: BLE001 - never a traceback on stdout
+                self._internal(rid, cmd, e)
+                return True
+            if fields is not None:
+                self._ok(rid, cmd, fields)
+        return True
+
+    def _internal(self, rid: Any, cmd: Optional[str], e: BaseException) -> None:
+        if self._seat is None:
+            self._log("".join(traceback.format_exception(type(e), e, e.__traceback__)).rstrip())
+            detail = f"{type(e).__name__}: {_short(str(e), 160)}"
+        else:                                   # a bound session logs nothing that could hold a hidden card
+            self._log(f"internal error in {cmd}: {type(e).__name__}")
+            detail = type(e).__name__
+        if isinstance(e, MemoryError):
+            detail = "out of memory (lower max_nodes or threads)"
+        self._error(rid, cmd, "internal", f"internal error ({detail}); please report it")
+
+    # --- jobs ---------------------------------------------------------------------------------------------
+    def _start(self, job: _Job, work: Callable[[], None]) -> None:
+        def run() -> None:
+            try:
+                work()
+            except BaseException as e:  # noqa: BLE001 - the job must answer and free the slot
+                with self._lock:
+                    self._internal(job.rid, job.kind, e)
+                    self._end_job()
+
+        job.thread = threading.Thread(target=run, name=f"tabuleiro-engine-{job.kind}", daemon=True)
+        self._job = job
+        job.thread.start()
+
+    def _end_job(self) -> None:
+        """With the lock held, after the job's answer: free the slot and answer the waiting pings."""
+        self._job = None
+        pending, self._pending = self._pending, []
+        for rid, cmd in pending:
+            self._ok(rid, cmd, {})
+
+    def finish_job(self) -> Optional[_Job]:
+        """Stop the running job (if any) and wait for its answer; the job or None."""
+        with self._lock:
+            job = self._job
+        if job is None:
+            return None
+        job.stop.set()
+        if job.thread is not None:
+            job.thread.join(_JOIN_SECONDS)
+        return job
+
+    def _stop(self, rid: Any) -> None:
+        job = self.finish_job()
+        with self._lock:
+            if job is None:
+                self._ok(rid, "stop", {"stopped": False})
+                return
+            finished = self._job is not job
+            self._ok(rid, "stop", {"stopped": True, "job": job.kind, "finished": finished,
+                                   "move": job.move if finished else None})
+
+    # --- state helpers ----------------------------------------------------------------------------------------
+    def _need_state(self) -> Any:
+        if self._state is None:
+            raise ProtocolError("no_game", "no game yet: send new or load first")
+        return self._state
+
+    def _seat_field(self, req: dict[str, Any], game: Any) -> Optional[int]:
+        n = game.num_players
+        v = req.get("seat")
+        if v is None:
+            return None
+        if not _is_int(v) or not 0 <= v < n:
+            raise _bad(f"field 'seat' must be a player in [0, {n - 1}] or null, not {_short(json.dumps(v), 60)}")
+        return int(v)
+
+    def _bind(self, state: Any, seat: Optional[int]) -> None:
+        self._state = state
+        self._seat = seat
+        self._reveals = []
+
+    def _push(self, state: Any, action: int) -> None:
+        """Play an action on the session's state, noting for a bound seat whether it showed a hidden card."""
+        if self._seat is None:
+            state.push(action)
+            return
+        before = _hidden(state, self._seat)
+        state.push(action)
+        self._reveals.append(bool(before & _tokens(state.view(self._seat))))
+
+    def _after(self, state: Any) -> dict[str, Any]:
+        """The fields every move-changing answer carries."""
+        out: dict[str, Any] = {"to_move": state.current_player, "over": state.is_terminal,
+                               "outcome": _outcome(state)}
+        if self._seat is not None:
+            out["view"] = state.view(self._seat)
+        return out
+
+    def _visible(self, player: Optional[int]) -> bool:
+        """May the seat be told this player's move?"""
+        return self._seat is None or player == self._seat
+
+    def _facts(self) -> dict[str, Any]:
+        st = self._state
+        if st is None:
+            return {"game": None}
+        g = st.game
+        return {"game": g.name, "params": g.params, "info": dataclasses.asdict(g.info), "seat": self._seat,
+                "to_move": st.current_player, "over": st.is_terminal, "moves": len(st.history())}
+
+    # --- commands ------------------------------------------------------------------------------------------------
+    def cmd_ping(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
+        return {}
+
+    def cmd_info(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
+        return {"protocol": PROTOCOL_VERSION, "version": tabuleiro.__version__, "games": tabuleiro.games(),
+                "agents": list(agents.NAMES), "level": _level_available(), "running": self._job.kind if self._job
+                else None, **self._facts()}
+
+    def cmd_new(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
+        name = _str_field(req, "game")
+        if name not in tabuleiro.games():
+            raise _bad(f"field 'game' must be one of {', '.join(tabuleiro.games())}, not {_short(json.dumps(name), 60)}")
+        game_cls = importlib.import_module(f"tabuleiro.{name}").GAME
+        known = {p for g in tabuleiro.games() for p in importlib.import_module(f"tabuleiro.{g}").GAME.PARAM_TYPES}
+        params = {k: req[k] for k in sorted(known) if k in req and req[k] is not None}
+        others = sorted(set(params) - set(game_cls.PARAM_TYPES))
+        if others:
+            raise _bad(f"{name} does not take {', '.join(others)}; its parameters are "
+                       f"{', '.join(game_cls.PARAM_TYPES) or '(none)'}")
+        try:
+            game = tabuleiro.load_game(name, **params)
+        except (TypeError, ValueError) as e:
+            raise _bad(str(e)) from None
+        seed = _int_field(req, "seed", lo=0, hi=_U64 - 1, default=None)
+        if seed is None:
+            seed = secrets.randbits(64)
+        seat = self._seat_field(req, game)
+        self._bind(game.new_initial_state(seed=seed), seat)
+        out = self._facts()
+        if seat is None:
+            out["seed"] = seed
+        return out
+
+    def cmd_load(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
+        has_state, has_view = req.get("state") is not None, req.get("view") is not None
+        if has_state == has_view:
+            raise _bad("give either 'state' (a full state dict) or 'view' and 'player' (a seat's view)")
+        d = req["state"] if has_state else req["view"]
+        what = "state" if has_state else "view"
+        if not isinstance(d, dict):
+            raise _bad(f"field {what!r} must be a JSON object (a {what} dict), not {type(d).__name__}")
+        secret = has_state and (self._seat is not None or req.get("seat") is not None)
+        try:
+            mod = _game_module(d.get("game"))
+            game = tabuleiro.load_game(mod.GAME.name, **mod.GAME.params_from_dict(d))
+        except (InvalidStateError, TypeError, ValueError, ProtocolError) as e:
+            raise ProtocolError("invalid_state", self._state_message(str(e), secret, what)) from None
+        seat = self._seat_field(req, game)
+        if has_state:
+            try:
+                state = game.from_dict(d)
+            except (InvalidStateError, ValueError) as e:
+                raise ProtocolError("invalid_state", self._state_message(str(e), secret, what)) from None
+        else:
+            player = req.get("player", seat)
+            if player is None:
+                raise _bad("missing field 'player' (whose view this is)")
+            if not _is_int(player) or not 0 <= player < game.num_players:
+                raise _bad(f"field 'player' must be a player in [0, {game.num_players - 1}], "
+                           f"not {_short(json.dumps(player), 60)}")
+            if seat is not None and seat != player:
+                raise _bad(f"a view is player {player}'s: the session can be bound to seat {player} only, "
+                           f"not {seat}")
+            try:
+                state = game.from_view(d, player)
+            except (InvalidStateError, ValueError) as e:
+                raise ProtocolError("invalid_state", _short(str(e))) from None
+        self._bind(state, seat)
+        return self._facts()
+
+    @staticmethod
+    def _state_message(message: str, secret: bool, what: str) -> str:
+        if secret:
+            return (f"the {what} cannot be loaded (the reason is not shown in a seat-bound session, since it may "
+                    "name hidden cards: load it unbound to read it)")
+        return message
+
+    def cmd_state(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
+        st = self._need_state()
+        if self._seat is not None:
+            return {"state": st.view(self._seat), "seat": self._seat}
+        return {"state": st.to_dict(), "seat": None}
+
+    def cmd_view(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
+        st = self._need_state()
+        n = st.game.num_players
+        player = _int_field(req, "player", lo=0, hi=n - 1,
+                            default=self._seat if self._seat is not None else _MISSING)
+        if not self._visible(player):
+            raise ProtocolError("not_your_seat", f"this session is bound to seat {self._seat}: "
+                                f"only its view is shown")
+        return {"player": player, "view": st.view(player)}
+
+    def cmd_legal(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
+        st = self._need_state()
+        p = st.current_player
+        if p is not None and not self._visible(p):
+            raise ProtocolError("not_your_seat", f"player {p} is to move: a session bound to seat {self._seat} "
+                                "lists legal moves only on its own turn (others' moves would show their cards)")
+        return {"player": p, "moves": [_move(m) for m in st.legal_moves()]}
+
+    def cmd_play(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
+        st = self._need_state()
+        if "move" not in req:
+            raise _bad("missing field 'move' (notation or action id)")
+        mv = req["move"]
+        if not isinstance(mv, str) and not _is_int(mv):
+            raise _bad(f"field 'move' must be a notation string or an action id, not {_short(json.dumps(mv), 60)}")
+        if st.is_terminal:
+            raise ProtocolError("game_over", "the game is over: there is no move to play (undo, new or load)")
+        p = st.current_player
+        own = self._visible(p)
+        try:
+            m = st.parse_move(mv)
+        except InvalidMoveError as e:
+            raise ProtocolError("invalid_move", str(e) if own else
+                                f"not a move of this game (the text is not repeated to seat {self._seat})") from None
+        except IllegalMoveError as e:
+            raise ProtocolError("illegal_move", str(e) if own else
+                                f"not a legal move for player {p} now (the move is not repeated to seat "
+                                f"{self._seat})") from None
+        self._push(st, m.action)
+        return {"move": _move(m) if own else None, "player": p, **self._after(st)}
+
+    def cmd_undo(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
+        st = self._need_state()
+        count = _int_field(req, "count", lo=1, hi=1 << 31, default=1)
+        history = st.history()
+        if count > len(history):
+            raise ProtocolError("illegal_move", f"cannot take back {count} move(s): {len(history)} played since "
+                                "the game was started or loaded")
+        if self._seat is not None and any(self._reveals[len(self._reveals) - count:]):
+            raise ProtocolError("forbidden", f"a move to take back showed seat {self._seat} cards it had not seen "
+                                "(a draw, an auction or a weaving step): a seat-bound session cannot take it back")
+        undone = []
+        for _ in range(count):
+            m = st.pop()
+            if self._seat is not None:
+                self._reveals.pop()
+            p = st.current_player
+            undone.append(_move(m) if self._visible(p) else None)
+        return {"moves": undone, "move": undone[-1], "player": st.current_player, **self._after(st)}
+
+    def cmd_perft(self, req: dict[str, Any], rid: Any) -> Optional[dict[str, Any]]:
+        st = self._need_state()
+        depth = _int_field(req, "depth", lo=0, hi=64)
+        if self._seat is not None:
+            raise ProtocolError("forbidden", "perft counts depend on hidden cards: not in a seat-bound session")
+        job = _Job("perft", rid, agents.StopFlag())
+        root = st.clone()
+
+        def work() -> None:
+            nodes = _perft(root, depth, job.stop)
+            with self._lock:
+                self._ok(rid, "perft", {"depth": depth, "nodes": nodes, "stopped": nodes is None})
+                self._end_job()
+
+        self._start(job, work)
+        return None
+
+    def cmd_go(self, req: dict[str, Any], rid: Any) -> Optional[dict[str, Any]]:
+        st = self._need_state()
+        apply = _bool_field(req, "apply", False)
+        top = _int_field(req, "top", lo=0, hi=1 << 31, default=None)
+        agent, name = _make_agent(req)
+        if st.is_terminal:
+            raise ProtocolError("game_over", "the game is over: there is nothing to search")
+        p = st.current_player
+        own = self._visible(p)
+        if not own and not apply:
+            raise ProtocolError("forbidden", f"a go for player {p} in a session bound to seat {self._seat} must "
+                                "apply its move (\"apply\": true): the move is not shown to the seat")
+        # the agent sees the mover's view only (a bound session never hands it the truth)
+        source = st.view(p) if self._seat is not None else st.clone()
+        job = _Job("go", rid, agents.StopFlag())
+
+        def work() -> None:
+            res = agent.search(source, stop=job.stop)
+            with self._lock:
+                out: dict[str, Any] = {"player": p, "agent": name, "stopped": bool(res.stopped)}
+                if own:
+                    analysis = [{"move": str(a.move), "id": a.move.action, "visits": a.visits,
+                                 "mean": a.mean if math.isfinite(a.mean) else None} for a in res.analysis]
+                    out.update(move=_move(res.move), analysis=analysis[:top] if top is not None else analysis,
+                               iterations=res.iterations, nodes=res.nodes)
+                    job.move = out["move"]
+                else:
+                    out["move"] = None
+                out["applied"] = apply
+                if apply:
+                    self._push(self._state, res.move.action)
+                    out.update(self._after(self._state))
+                self._ok(rid, "go", out)
+                self._end_job()
+
+        self._start(job, work)
+        return None
+
+
+def _make_agent(req: dict[str, Any]) -> tuple[Any, str]:
+    """The agent a go asks for: ``agent`` and its parameters, or ``level``."""
+    name = _str_field(req, "agent", default=None)
+    params = {k: req[k] for k in AGENT_PARAMS if k in req and req[k] is not None}
+    if req.get("level") is not None or name == "level":
+        if name not in (None, "level"):
+            raise _bad("give either 'agent' (with its parameters) or 'level', not both")
+        level = _int_field(req, "level", lo=-(1 << 62), hi=1 << 62)
+        try:
+            return agents.make("level", level=level, **params), "level"
+        except (TypeError, ValueError) as e:
+            if "unknown agent" in str(e):
+                raise _bad("'level' is not available in this version of tabuleiro (agents.make('level') does "
+                           "not exist yet): give 'agent' with 'iterations' or 'time'") from None
+            raise _bad(str(e)) from None
+    name = "ismcts" if name is None else name
+    if name not in agents.NAMES:
+        raise _bad(f"field 'agent' must be one of {', '.join(agents.NAMES)} (or give 'level'), "
+                   f"not {_short(json.dumps(name), 60)}")
+    accepted = {f.name for f in dataclasses.fields(agents.make(name))} - {"kind"}
+    unknown = sorted(set(params) - accepted)
+    if unknown:
+        raise _bad(f"agent {name!r} does not take {', '.join(unknown)}; it takes {', '.join(sorted(accepted))}")
+    if "time" in params and "iterations" not in params and "iterations" in accepted:
+        params["iterations"] = 0                 # a time budget alone
+    try:
+        return agents.make(name, **params), name
+    except (TypeError, ValueError) as e:
+        raise _bad(str(e)) from None
+
+
+def _perft(state: Any, depth: int, stop: agents.StopFlag) -> Optional[int]:
+    """``state.perft(depth)`` in pieces a stop request can end between (None when stopped)."""
+    if depth <= _PERFT_CHUNK:
+        return None if stop.is_set() else int(state.perft(depth))
+    total = 0
+    for a in state.legal_actions():
+        if stop.is_set():
+            return None
+        child = state.clone()
+        child.push(a)
+        n = _perft(child, depth - 1, stop)
+        if n is None:
+            return None
+        total += n
+    return total
+
+
+_HANDLERS: dict[str, Callable[[Engine, dict[str, Any], Any], Optional[dict[str, Any]]]] = {
+    "ping": Engine.cmd_ping,
+    "isready": Engine.cmd_ping,
+    "info": Engine.cmd_info,
+    "new": Engine.cmd_new,
+    "load": Engine.cmd_load,
+    "state": Engine.cmd_state,
+    "view": Engine.cmd_view,
+    "legal": Engine.cmd_legal,
+    "play": Engine.cmd_play,
+    "undo": Engine.cmd_undo,
+    "go": Engine.cmd_go,
+    "perft": Engine.cmd_perft,
+}
+
+
+# --- the line loop ------------------------------------------------------------------------------------------------
+
+
+def serve(inp: BinaryIO, out: BinaryIO, *, log: Optional[Callable[[str], None]] = None) -> int:
+    """Run a session: requests from ``inp`` (bytes, one JSON object a line)
+    until ``quit`` or EOF, responses to ``out`` (flushed after each line).
+    Returns the exit status (0). A line over :data:`MAX_LINE` bytes is
+    answered with ``line_too_long`` and skipped without being held in memory."""
+
+    def write(data: bytes) -> None:
+        out.write(data)
+        out.flush()
+
+    engine = Engine(write, log=log or (lambda s: None))
+    try:
+        while not engine.closed:
+            line = inp.readline(MAX_LINE + 1)
+            if not line:
+                break                            # EOF
+            if len(line) > MAX_LINE and not line.endswith(b"\n"):
+                while line and not line.endswith(b"\n"):
+                    line = inp.readline(1 << 16)  # drop the rest of the line, a piece at a time
+                engine.refuse_long_line()
+                continue
+            if not engine.handle_line(line.rstrip(b"\r\n")):
+                break
+    finally:
+        engine.finish_job()
+    return 0
+
+
+def _stderr_log(message: str) -> None:
+    try:
+        sys.stderr.write(f"tabuleiro engine: {message}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def main() -> int:
+    """``tabuleiro engine``: serve stdin/stdout. File descriptor 1 is kept
+    for the protocol alone: anything else that writes to stdout (Python's
+    ``print``, C code) is sent to stderr."""
+    sys.stdout.flush()
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    try:
+        return serve(sys.stdin.buffer, out, log=_stderr_log)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        try:
+            out.close()
+        except OSError:
+            pass
