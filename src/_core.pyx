@@ -116,10 +116,18 @@ cdef void _perft_work(void *arg) noexcept nogil:
     j.nodes = sr_perft(j.g, j.state, j.depth, j.stop, &j.rc)
 
 
-cdef int _run(void (*work)(void *) noexcept nogil, void *arg, volatile int *stop, const volatile int *external) except -1:
-    """Run work with the GIL released, Ctrl-C and `external` raising *stop; re-raise KeyboardInterrupt."""
+cdef int _run(void (*work)(void *) noexcept nogil, void *arg, volatile int *stop, const volatile int *external,
+              bint is_short) except -1:
+    """Run work with the GIL released, Ctrl-C and `external` raising *stop; re-raise KeyboardInterrupt.
+    Work known to be short (well under a second) runs inline: a worker thread
+    costs more than it does, and Ctrl-C is seen as soon as it returns."""
     cdef list caught = []
     cdef int polled = 0
+    if is_short:
+        with nogil:
+            work(arg)
+        PyErr_CheckSignals()
+        return 0
     with nogil:
         sr_run_polled(work, arg, stop, external, _poll_signals, <void *> caught, 20, &polled)
     if caught:
@@ -240,7 +248,7 @@ cdef class CoreGame:
         j.seed = seed
         j.stop = &flag
         j.rc = SR_OK
-        _run(_playout_work, &j, &flag, &stop.flag if stop is not None else NULL)
+        _run(_playout_work, &j, &flag, &stop.flag if stop is not None else NULL, n <= 64)
         if j.rc == SR_E_STUCK:
             raise EngineError(f"{self.name}: a random game met an unfinished position with no legal action")
         cdef int np = self.g.info.num_players, q
@@ -264,7 +272,8 @@ cdef class CoreState:
     @property
     def game(self):
         """The Game this state belongs to."""
-        return None if self.core_game is None else self.core_game.owner
+        self._g()
+        return self.core_game.owner
 
     def __init__(self, *args, **kwargs):
         raise TypeError(f"{type(self).__name__} is not made directly: use load_game(...).new_initial_state(seed=...) "
@@ -348,10 +357,12 @@ cdef class CoreState:
         return last
 
     def _history(self):
+        self._g()
         return list(self.history)
 
     def _root_state(self):
         """The state the move stack starts from, as a new state with an empty stack."""
+        self._g()
         cdef CoreState st = self.core_game._blank()
         memcpy(st.s.b, <char *> self.root, self.core_game.g.info.state_size)
         st.root = self.root
@@ -403,7 +414,7 @@ cdef class CoreState:
         j.state = copy.b
         j.depth = depth
         j.stop = &flag
-        _run(_perft_work, &j, &flag, NULL)
+        _run(_perft_work, &j, &flag, NULL, depth <= 2)
         return j.nodes
 
     def _search(self, int kind, uint64_t seed, long iterations, double time_limit, double c, bint heuristic,
@@ -425,12 +436,15 @@ cdef class CoreState:
         j.p.rollout = heuristic
         j.p.threads = threads
         j.p.max_nodes = max_nodes
-        j.p.stop = &flag
+        # a budget of a few hundred iterations and no clock runs inline (and
+        # then sees an external stop flag directly)
+        cdef bint is_short = 0 < iterations <= 512 and time_limit == 0
+        j.p.stop = &stop.flag if (is_short and stop is not None) else &flag
         j.res = <sr_result *> malloc(sizeof(sr_result))
         if j.res == NULL:
             raise MemoryError()
         try:
-            _run(_search_work, &j, &flag, &stop.flag if stop is not None else NULL)
+            _run(_search_work, &j, &flag, &stop.flag if stop is not None else NULL, is_short)
             _raise_for(j.rc, self.core_game.name)
             stats = [(j.res.stats[i].action, j.res.stats[i].visits, j.res.stats[i].mean) for i in range(j.res.n)]
             return j.res.best, stats, j.res.iterations, j.res.nodes, bool(j.res.pool_full), bool(j.res.stopped)
