@@ -79,7 +79,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     sub.add_parser("engine", help="the JSON-lines engine protocol on stdin/stdout (docs/protocol.md)",
                    description="Answer JSON requests read one a line from stdin with one JSON line each on "
                                "stdout, for frontends in any language (docs/protocol.md).")
+    from .tui import add_parser as _add_play_parser
+
+    _add_play_parser(sub)
     args = parser.parse_args(argv)
+    if args.command == "play":
+        from .tui import run as _play
+
+        return _play(args)
     if args.command == "engine":
         from . import engine
 

@@ -1,0 +1,553 @@
+"""One terminal game: people at some seats, agents at the others.
+
+The screen of a person is drawn from their seat's view only; what agents do
+is announced as the other players see it (``Event``s with an audience).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Optional, Sequence
+
+from rich.console import Console, RenderableType
+from rich.rule import Rule
+from rich.text import Text
+
+from .. import capivarias, capulana
+from .._errors import IllegalMoveError, InvalidMoveError, InvalidStateError, TabuleiroError
+from .._game import Game, load_game
+from .._state import State
+from ..agents import Agent, SearchResult, StopFlag
+from . import render
+from .public import auction_lines, capivarias_move_text, offer_count, weave_reveals
+from .seats import Seat, make_seat
+
+__all__ = ["Event", "Session", "SAVE_FORMAT", "load_save", "public_events"]
+
+SAVE_FORMAT = "tabuleiro-play"
+_CP = {c.name: c for c in capulana.CARDS}
+PROMPT = "move> "
+
+HELP = {
+    "common": [
+        ("a number", "play that move from the numbered list"),
+        ("a move", "in the notation of RULES.md (below)"),
+        ("moves", "list the legal moves again"),
+        ("board", "draw the table again"),
+        ("hint", "the AI's top three moves for you, with their visit shares"),
+        ("undo", "back to your previous decision"),
+        ("save FILE", "save the game as JSON (resume with --load FILE)"),
+        ("help", "this text"),
+        ("quit", "leave the game (it is not saved)"),
+    ],
+    "capivarias": [
+        "C3 · X1 · T5   take a herd card into segment 0",
+        "V2             take a capiolin (it enters the first segment where your side is empty)",
+        "OP1@2/C3       capionça under segment 2 pushing C3 (OS switch one, OA1@1 switch all, OP2@1 no target)",
+        "KC/C4          capitico on its guardian C4 ·  S1/KC  capissor sends KC and its guardian to segment 0",
+        "discard KX     take a card that cannot be placed",
+    ],
+    "capulana": [
+        "bid 1          start an offer on slot 1",
+        "offer F13      add F13 to your offer (up to 3 cards) ·  done  close it",
+        "F13 r>2        weave F13: n/r orientation; + touching, >k over k strips, <k under k strips",
+        "stop           end your weaving turn",
+    ],
+}
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line for the screen: ``text`` and who may see it (``audience``
+    None: everyone; else that player only)."""
+
+    text: Text
+    audience: Optional[int] = None
+
+
+def _other(n: int, q: int) -> int:
+    return (q + 1) % n
+
+
+def public_events(before: State, after: State, move: Any, mover: int, labels: Sequence[str],
+                  scored: Optional[State] = None) -> list[Event]:
+    """What one move shows: ``before`` and ``after`` are the states around it
+    (read only through views of players who did not see more than the
+    audience), ``scored`` the river as scored if the move ended a
+    Capivárias round."""
+    who = f"P{mover}" + (f" ({labels[mover]})" if labels[mover] else "")
+    out: list[Event] = []
+    if isinstance(move, capivarias.Move):
+        out.append(Event(Text(f"{who} {capivarias_move_text(move)}")))
+        if scored is not None:
+            v = scored.view(0)
+            sc = scored.scores()
+            res = "a tie: both win the round" if sc[0] == sc[1] else f"P{0 if sc[0] > sc[1] else 1} wins the round"
+            after_view = after.view(0)
+            wins = after_view["round_wins"]
+            t = Text(f"End of round {v['round']}: P0 {sc[0]} – P1 {sc[1]}, {res}; round wins {wins[0]}–{wins[1]}",
+                     style="bold")
+            out.append(Event(t))
+        return out
+    assert isinstance(move, capulana.Move)
+    n = before.game.num_players
+    v_before = before.view(_other(n, mover))          # what the others saw before the move
+    v_after = after.view(_other(n, mover))
+    kind = move.kind
+    if kind == "bid":
+        out.append(Event(Text(f"you start an offer on slot {move.slot}", style="dim"), mover))
+    elif kind == "offer":
+        out.append(Event(Text(f"you add {move.card.name} to your offer", style="dim"), mover))  # type: ignore[union-attr]
+    elif kind == "done":
+        o = v_before["open_offer"]
+        k = offer_count(o)
+        what = f"{k} card{'s' if k != 1 else ''}" if k else "empty"
+        out.append(Event(Text(f"{who} made an offer on slot {o['slot']} ({what})")))
+        if v_after["phase"] != "offer":
+            # The auction has resolved: every offered and announced card is public now (R5, R6),
+            # so the offers as they stood are read from the full state here.
+            full = before.to_dict()
+            offers = full["offers"] + [full["open_offer"]]
+            out.append(Event(Text(f"Auction of round {v_before['round']}:", style="bold")))
+            for line in auction_lines(offers, v_before["slots"], v_after["known"]):
+                out.append(Event(Text("  " + line)))
+    elif kind in ("weave", "stop"):
+        text = f"you wove {move}" if kind == "weave" else "you stop weaving"
+        out.append(Event(Text(text, style="dim"), mover))
+        if v_after["phase"] != "weave" or (v_after["weave_done"][mover] and not v_before["weave_done"][mover]):
+            out.append(Event(Text(f"{who} has woven" + ("" if v_after["phase"] != "weave" else
+                                                        " (hidden until everyone has)"))))
+        if v_after["phase"] != "weave":
+            # The step is over: what everyone wove is visible to all (R7). Rows at the step's start are
+            # as a player other than their owner saw them; rows now as anyone sees them.
+            start = [before.view(_other(n, q))["capulanas"][q] for q in range(n)]
+            now = [after.view(_other(n, q))["capulanas"][q] for q in range(n)]
+            out.append(Event(Text(f"Weaving of round {v_before['round']} revealed:", style="bold")))
+            for line in weave_reveals(start, now):
+                out.append(Event(Text("  " + line)))
+    return out
+
+
+def load_save(data: Any) -> tuple[State, Optional[list[str]]]:
+    """A saved game: ``{"format": "tabuleiro-play", "game", "params",
+    "seats", "root", "history"}``, or ``{"state": <state dict>, "seats"}``,
+    or a bare state dict. Returns the state (with its move stack) and the
+    seat specs if the file has them.
+
+    :raises ValueError: naming what is wrong.
+    """
+    if not isinstance(data, dict):
+        raise ValueError("a saved game is a JSON object")
+    seats = data.get("seats")
+    if seats is not None and (not isinstance(seats, list) or not all(isinstance(s, str) for s in seats)):
+        raise ValueError("seats must be a list of seat specs (strings)")
+    if "root" in data:
+        name, params = data.get("game"), data.get("params", {})
+        if name not in ("capivarias", "capulana"):
+            raise ValueError(f"unknown game {name!r}")
+        if not isinstance(params, dict):
+            raise ValueError("params must be an object")
+        game = load_game(name, **params)
+        state = game.from_dict(data["root"])
+        history = data.get("history", [])
+        if not isinstance(history, list):
+            raise ValueError("history must be a list of action ids")
+        for i, a in enumerate(history):
+            try:
+                state.push(a)
+            except (TabuleiroError, TypeError) as e:
+                raise ValueError(f"history entry {i} ({a!r}) does not replay: {e}") from None
+        return state, seats
+    d = data.get("state", data)
+    if not isinstance(d, dict):
+        raise ValueError("state must be an object")
+    name = d.get("game")
+    mod = {"capivarias": capivarias, "capulana": capulana}.get(name)  # type: ignore[arg-type]
+    if mod is None:
+        raise ValueError(f"unknown game {name!r}")
+    return mod.State.from_dict(d), seats
+
+
+class Quit(Exception):
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+class Session:
+    """A game between the seats, people typing at ``input``."""
+
+    def __init__(self, console: Console, state: State, seats: Sequence[Seat], *, hint: str = "ismcts:iterations=5000",
+                 seed: int = 0, input_fn: Callable[[str], str] = input) -> None:
+        self.console = console
+        self.state = state
+        self.game: Game = state.game
+        self.name = self.game.name
+        self.seats = list(seats)
+        self.humans = [i for i, s in enumerate(self.seats) if s.human]
+        if not self.humans:
+            raise ValueError("at least one seat must be human")
+        many = len(self.humans) > 1
+        self.labels = [("human" if many else "you") if s.human else s.label for s in self.seats]
+        self.hint_spec = hint
+        self.hint_agent: Agent = make_seat(hint, 99, seed).agent or make_seat("greedy", 99, seed).agent  # type: ignore
+        self.input = input_fn
+        self.viewer: Optional[int] = None      # the person who holds the device
+        self.log: list[Event] = []              # everything announced (for a handover)
+        self.seen_upto: dict[int, int] = {}     # log position each person has seen
+        self.fresh = True                       # draw the whole table at the next prompt
+        self.stats: dict[int, tuple[int, float]] = {}
+
+    # --- output ---------------------------------------------------------------------------
+    def say(self, events: Sequence[Event]) -> None:
+        for e in events:
+            self.log.append(e)
+            if e.audience is None or e.audience == self.viewer:
+                self.console.print(e.text)
+        if self.viewer is not None:
+            self.seen_upto[self.viewer] = len(self.log)
+
+    def error(self, text: str) -> None:
+        self.console.print(Text("✗ " + " ".join(text.split()), style="bold red"), no_wrap=True, overflow="ellipsis")
+
+    def board(self, me: int) -> RenderableType:
+        v = self.state.view(me)
+        if self.name == "capivarias":
+            return render.capivarias_board(v, me, self.labels)
+        return render.capulana_board(v, me, self.labels)
+
+    def moves_view(self, me: int) -> RenderableType:
+        moves = self.state.legal_moves()
+        notes: dict[int, str] = {}
+        if self.name == "capulana" and any(m.kind == "weave" for m in moves):
+            for m in moves:
+                if m.kind == "weave":
+                    c = self.state.clone()
+                    c.push(m)
+                    notes[m.action] = str(c.capulana_scores()[me])
+        return render.moves_list(self.name, moves, notes)
+
+    def compact(self, me: int) -> None:
+        """A short status between a person's consecutive decisions."""
+        v = self.state.view(me)
+        if self.name != "capulana":
+            return
+        o = v["open_offer"]
+        if o and o["player"] == me:
+            cards = o["cards"]
+            t = Text(f"your open offer on slot {o['slot']}: ")
+            t.append(" ".join(cards) or "no card yet", style="bold")
+            if cards:
+                t.append(f" (${sum(_CP[c].value for c in cards)})", style="bright_green")
+            t.append(" — add a card (at most 3) or done", style="dim")
+            self.console.print(t)
+        elif v["phase"] == "weave":
+            strips = self.state.strips(me)
+            t = Text("your capulana now: ")
+            t.append_text(render.strips_text(strips))
+            t.append(f"  score {self.state.capulana_scores()[me]}, woven {v['woven'][me]} of at most 2 this step")
+            self.console.print(t)
+            self.console.print(Text("your hand", style="bold"))
+            self.console.print(render.hand_view(v["hands"][me]))
+        else:
+            self.console.print(self.board(me))
+
+    # --- the game loop --------------------------------------------------------------------------
+    def run(self) -> int:
+        self.intro()
+        try:
+            while not self.state.is_terminal:
+                p = self.state.current_player
+                assert p is not None
+                if self.seats[p].human:
+                    self.human_turn(p)
+                else:
+                    self.agent_turn(p)
+        except Quit as q:
+            return q.code
+        except KeyboardInterrupt:
+            self.console.print("\ninterrupted: the game was not saved")
+            return 130
+        self.final()
+        return 0
+
+    def intro(self) -> None:
+        title = self.game.title + (" + expansion" if self.game.params.get("expansion") else "")
+        seats = ", ".join(f"P{i} {'you' if s.human and len(self.humans) == 1 else s.label}"
+                          for i, s in enumerate(self.seats))
+        self.console.print(Rule(Text(f"{title} · {seats}", style="bold")))
+        self.console.print(Text("Type a move's number or its notation; help lists the commands.", style="dim"))
+
+    def handover(self, p: int) -> None:
+        if len(self.humans) > 1 and self.viewer is not None and self.viewer != p:
+            self.console.clear()
+            self.viewer = None
+            try:
+                self.input(f"Pass the device to P{p} and press Enter ")
+            except EOFError:
+                raise Quit(0) from None
+            self.console.clear()
+            news = [e for e in self.log[self.seen_upto.get(p, 0):] if e.audience in (None, p)]
+            if news:
+                self.console.print(Text(f"Since your last turn, P{p}:", style="bold"))
+                for e in news:
+                    self.console.print(e.text)
+        self.viewer = p
+        self.seen_upto[p] = len(self.log)
+
+    def human_turn(self, p: int) -> None:
+        if self.viewer != p:
+            self.fresh = True
+        self.handover(p)
+        if self.fresh:
+            self.console.print(self.board(p))
+            self.fresh = False
+        else:
+            self.compact(p)
+        self.console.print(self.moves_view(p))
+        who = f"P{p}" + ("" if len(self.humans) == 1 else " (human)")
+        self.console.print(Text(f"{who} to move: a number, a move, or help", style="dim"))
+        while True:
+            try:
+                line = self.input(PROMPT)
+            except EOFError:
+                self.console.print("\nend of input: the game was not saved")
+                raise Quit(0) from None
+            if self.command(p, line):
+                return
+
+    def command(self, p: int, line: str) -> bool:
+        """Handle one line; True once the person's decision is made (or the
+        position changed under them, as after undo)."""
+        text = line.strip()
+        if not text:
+            return False
+        word, _, rest = text.partition(" ")
+        cmd = word.lower()
+        if cmd in ("help", "?"):
+            self.show_help()
+            return False
+        if cmd in ("moves", "m") and not rest:
+            self.console.print(self.moves_view(p))
+            return False
+        if cmd in ("board", "b") and not rest:
+            self.console.print(self.board(p))
+            self.console.print(self.moves_view(p))
+            return False
+        if cmd == "hint" and not rest:
+            self.hint(p)
+            return False
+        if cmd in ("undo", "u") and not rest:
+            return self.undo(p)
+        if cmd == "save":
+            self.save(rest.strip())
+            return False
+        if cmd in ("quit", "exit", "q") and not rest:
+            self.console.print("bye: the game was not saved" if not rest else "bye")
+            raise Quit(0)
+        moves = self.state.legal_moves()
+        if text.isdigit():
+            k = int(text)
+            if not 1 <= k <= len(moves):
+                self.error(f"no move {k}: choose a number from 1 to {len(moves)}")
+                return False
+            self.play(moves[k - 1], p)
+            return True
+        try:
+            move = self.parse(text)
+        except IllegalMoveError:
+            self.error(f"{text!r} is not legal now (moves lists the legal ones)")
+            return False
+        except InvalidMoveError as e:
+            self.error(f"not a move or a command: {e} (help lists both)")
+            return False
+        self.play(move, p)
+        return True
+
+    def parse(self, text: str) -> Any:
+        try:
+            return self.state.parse_move(text)
+        except InvalidMoveError:
+            fixed = self.normalise(text)
+            if fixed == text:
+                raise
+            try:
+                return self.state.parse_move(fixed)
+            except InvalidMoveError:
+                raise InvalidMoveError(f"{text!r} is not {self.game.title} notation") from None
+
+    def normalise(self, text: str) -> str:
+        """Lower-case input made into notation (``c3`` → ``C3``, ``f13 R>2`` → ``F13 r>2``)."""
+        parts = text.split()
+        if self.name == "capivarias":
+            if parts and parts[0].lower() == "discard":
+                return " ".join(["discard"] + [x.upper() for x in parts[1:]])
+            return " ".join(x.upper() for x in parts)
+        if len(parts) == 1:
+            return parts[0].lower()
+        if len(parts) == 2 and parts[0].lower() in ("bid", "offer"):
+            return f"{parts[0].lower()} {parts[1].upper()}"
+        if len(parts) == 2:
+            return f"{parts[0].upper()} {parts[1].lower()}"
+        return text
+
+    # --- moves --------------------------------------------------------------------------------
+    def play(self, move: Any, mover: int) -> None:
+        before = self.state.clone()
+        scored: Optional[State] = None
+        if self.name == "capivarias":
+            scored = self.state.apply_round_end(move)  # type: ignore[attr-defined]
+        else:
+            self.state.push(move)
+        events = public_events(before, self.state, move, mover, self.labels, scored)
+        if mover in self.stats:
+            for i, e in enumerate(events):
+                if e.audience is None and e.text.plain.startswith(f"P{mover} "):
+                    it, secs = self.stats.pop(mover)
+                    t = e.text.copy()
+                    if it:
+                        t.append(f"   {it:,} iterations" + (f", {secs:.1f} s" if secs >= 0.1 else ""), style="dim")
+                    events[i] = Event(t, None)
+                    break
+        self.say(events)
+        if scored is not None:
+            self.console.print(render.capivarias_board(scored.view(0), self.viewer, self.labels,
+                                                       title=f"The river as scored, round {scored.view(0)['round']}"))
+        if mover != self.viewer or scored is not None or any(e.audience is None for e in events):
+            self.fresh = True       # something the person did not just do themselves: draw the table
+
+    def think(self, agent: Agent, what: Any, label: str, budget: Optional[int]) -> SearchResult:
+        """Run a search in a thread, with a spinner while it takes time."""
+        stop = StopFlag()
+        box: dict[str, Any] = {}
+
+        def work() -> None:
+            try:
+                box["r"] = agent.search(what, stop=stop)
+            except BaseException as e:  # handed to the main thread
+                box["e"] = e
+
+        t0 = time.monotonic()
+        th = threading.Thread(target=work, daemon=True)
+        th.start()
+        try:
+            th.join(0.25)
+            if th.is_alive():
+                cap = f" (up to {budget:,} iterations)" if budget else ""
+                with self.console.status(f"{label} is thinking{cap}…", spinner="dots") as status:
+                    while th.is_alive():
+                        th.join(0.1)
+                        status.update(f"{label} is thinking{cap}… {time.monotonic() - t0:.1f} s")
+        except KeyboardInterrupt:
+            stop.set()
+            th.join()
+            raise
+        if "e" in box:
+            raise box["e"]
+        r: SearchResult = box["r"]
+        return r
+
+    def agent_turn(self, p: int) -> None:
+        seat = self.seats[p]
+        assert seat.agent is not None
+        t0 = time.monotonic()
+        r = self.think(seat.agent, self.state, f"P{p} ({seat.label})", seat.budget)
+        it, secs = self.stats.get(p, (0, 0.0))
+        self.stats[p] = (it + r.iterations, secs + time.monotonic() - t0)
+        self.play(r.move, p)
+
+    # --- commands --------------------------------------------------------------------------------
+    def show_help(self) -> None:
+        t = Text()
+        for k, v in HELP["common"]:
+            t.append(f"  {k:<12}", style="bold cyan")
+            t.append(v + "\n")
+        t.append(f"{self.game.title} notation:\n", style="bold")
+        for line in HELP[self.name]:
+            t.append(f"  {line}\n")
+        self.console.print(t, end="")
+
+    def hint(self, p: int) -> None:
+        view = self.state.view(p)
+        try:
+            r = self.think(self.hint_agent, view, f"hint ({self.hint_spec.split(':seed=')[0]})",
+                           getattr(self.hint_agent, "iterations", None) or None)
+        except InvalidStateError:          # a view the engine cannot rebuild: same choice from the state (contract)
+            r = self.think(self.hint_agent, self.state, "hint", None)
+        moves = self.state.legal_moves()
+        total = sum(a.visits for a in r.analysis) or 1
+        t = Text(f"hint ({r.iterations:,} iterations):" if r.iterations else "hint:", style="bold")
+        for a in r.analysis[:3]:
+            num = moves.index(a.move) + 1 if a.move in moves else 0
+            t.append(f"  {num}. ", style="bold cyan")
+            t.append(str(a.move), style="bold")
+            t.append(f" {100 * a.visits / total:.0f}%")
+        self.console.print(t)
+
+    def undo(self, p: int) -> bool:
+        st = self.state
+        popped = []
+        while st.history():
+            popped.append(st.pop())
+            if st.current_player == p:
+                break
+        if st.current_player != p or not popped:
+            for m in reversed(popped):
+                st.push(m)
+            self.error("nothing to undo: you have made no decision since the game began or was loaded")
+            return False
+        self.console.print(Text(f"undone {len(popped)} move{'s' if len(popped) != 1 else ''}: "
+                                "back to your previous decision", style="yellow"))
+        self.stats.clear()
+        self.fresh = True
+        return True
+
+    def save_data(self) -> dict[str, Any]:
+        return {"format": SAVE_FORMAT, "version": 1, "game": self.name, "params": self.game.params,
+                "seats": [s.spec for s in self.seats], "hint": self.hint_spec,
+                "root": self.state.root().to_dict(), "history": self.state.history()}
+
+    def save(self, path: str) -> None:
+        if not path:
+            self.error("save needs a file name: save FILE")
+            return
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(self.save_data(), f, indent=1)
+                f.write("\n")
+        except OSError as e:
+            self.error(f"cannot save to {path}: {e.strerror or e}")
+            return
+        self.console.print(Text(f"saved to {path} (resume with tabuleiro play --load {path})", style="green"))
+
+    # --- the end --------------------------------------------------------------------------------------
+    def final(self) -> None:
+        me = self.humans[0] if len(self.humans) == 1 else None
+        viewer = self.viewer if self.viewer is not None else self.humans[0]
+        self.console.print(Rule(Text("Game over", style="bold")))
+        if self.name == "capivarias":
+            st = self.state.root()
+            rounds: list[tuple[int, Sequence[int]]] = []
+            last: Optional[State] = None
+            for a in self.state.history():
+                sc = st.apply_round_end(a)  # type: ignore[attr-defined]
+                if sc is not None:
+                    rounds.append((sc.view(0)["round"], sc.scores()))
+                    last = sc
+            view = (last or self.state).view(0)
+            final_view = self.state.view(0)
+            view["round_wins"], view["winner"] = final_view["round_wins"], final_view["winner"]
+            self.console.print(render.capivarias_final(view, me, self.labels, rounds, final_view["winner"]))
+            return
+        outcome = self.state.outcome()
+        assert outcome is not None
+        scores = list(outcome.scores)
+        top = max(scores)
+        winners = [q for q, s in enumerate(scores) if s == top]
+        self.console.print(render.capulana_final(self.state.view(viewer), me, self.labels, scores, winners))
+        names = ", ".join(f"P{q}" + (f" ({self.labels[q]})" if self.labels[q] else "") for q in winners)
+        self.console.print(Text(f"{names} win{'s' if len(winners) == 1 else ''} with {top} points"
+                                + (" (a shared win)" if len(winners) > 1 else ""), style="bold"))
