@@ -54,7 +54,7 @@ _PERFT_CHUNK = 3
 _JOIN_SECONDS = 10.0
 _MESSAGE_MAX = 300
 _U64 = 1 << 64
-_WORD = re.compile(r"[A-Za-z0-9]+")
+_CARD = re.compile(r"\b[A-Z][A-Z0-9]*\b")
 
 
 class ProtocolError(Exception):
@@ -119,30 +119,37 @@ def _reject_constant(name: str) -> Any:
 # --- what a seat sees -----------------------------------------------------------------------------------
 
 
-def _tokens(obj: Any) -> set[str]:
-    """The words of every string (and dict key) in a state dict or view, and
-    the integers that are list elements (Toy's cards are numbers): the card
-    names a dict shows, with some harmless extras that views share."""
-    out: set[str] = set()
-    stack = [(obj, False)]
+def _cards(view: Any) -> tuple[set[str], set[int]]:
+    """The cards a view shows, as far as the engine can tell without knowing
+    the game: the upper-case words of its strings and keys (``F13``, ``C3``,
+    ``OP1``, ``KC``), and the integers in its lists (for a game whose cards
+    are numbers, like Toy; used only when no view names a card by a word)."""
+    words: set[str] = set()
+    ints: set[int] = set()
+    stack = [(view, False)]
     while stack:
         x, in_list = stack.pop()
         if isinstance(x, str):
-            out.update(_WORD.findall(x))
+            words.update(_CARD.findall(x))
         elif isinstance(x, dict):
             for k, v in x.items():
-                out.update(_WORD.findall(str(k)))
+                words.update(_CARD.findall(str(k)))
                 stack.append((v, False))
         elif isinstance(x, list):
             stack.extend((v, True) for v in x)
         elif in_list and _is_int(x):
-            out.add(str(x))
-    return out
+            ints.add(x)
+    return words, ints
 
 
-def _hidden(state: Any, seat: int) -> set[str]:
-    """What the full state shows and the seat's view does not."""
-    return _tokens(state.to_dict()) - _tokens(state.view(seat))
+def _reveals(before: Any, after: Any) -> bool:
+    """Did the step from view ``before`` to view ``after`` show a card the
+    view did not show before (a draw, an auction, the end of a weaving step)?"""
+    wb, ib = _cards(before)
+    wa, ia = _cards(after)
+    if wb or wa:
+        return bool(wa - wb)
+    return bool(ia - ib)
 
 
 def _move(m: Any) -> dict[str, Any]:
@@ -359,13 +366,13 @@ class Engine:
         self._reveals = []
 
     def _push(self, state: Any, action: int) -> None:
-        """Play an action on the session's state, noting for a bound seat whether it showed a hidden card."""
+        """Play an action on the session's state, noting for a bound seat whether it showed it a card."""
         if self._seat is None:
             state.push(action)
             return
-        before = _hidden(state, self._seat)
+        before = state.view(self._seat)
         state.push(action)
-        self._reveals.append(bool(before & _tokens(state.view(self._seat))))
+        self._reveals.append(_reveals(before, state.view(self._seat)))
 
     def _after(self, state: Any) -> dict[str, Any]:
         """The fields every move-changing answer carries."""
@@ -529,7 +536,7 @@ class Engine:
                 self._reveals.pop()
             p = st.current_player
             undone.append(_move(m) if self._visible(p) else None)
-        return {"moves": undone, "move": undone[-1], "player": st.current_player, **self._after(st)}
+        return {"moves": undone, **self._after(st)}
 
     def cmd_perft(self, req: dict[str, Any], rid: Any) -> Optional[dict[str, Any]]:
         st = self._need_state()
@@ -567,16 +574,15 @@ class Engine:
         def work() -> None:
             res = agent.search(source, stop=job.stop)
             with self._lock:
-                out: dict[str, Any] = {"player": p, "agent": name, "stopped": bool(res.stopped)}
+                out: dict[str, Any] = {"move": _move(res.move) if own else None, "player": p, "agent": name}
                 if own:
                     analysis = [{"move": str(a.move), "id": a.move.action, "visits": a.visits,
-                                 "mean": a.mean if math.isfinite(a.mean) else None} for a in res.analysis]
-                    out.update(move=_move(res.move), analysis=analysis[:top] if top is not None else analysis,
+                                 "mean": round(a.mean, 4) if math.isfinite(a.mean) else None}
+                                for a in res.analysis]
+                    out.update(analysis=analysis[:top] if top is not None else analysis,
                                iterations=res.iterations, nodes=res.nodes)
                     job.move = out["move"]
-                else:
-                    out["move"] = None
-                out["applied"] = apply
+                out.update(stopped=bool(res.stopped), applied=apply)
                 if apply:
                     self._push(self._state, res.move.action)
                     out.update(self._after(self._state))
@@ -667,15 +673,20 @@ def serve(inp: BinaryIO, out: BinaryIO, *, log: Optional[Callable[[str], None]] 
     engine = Engine(write, log=log or (lambda s: None))
     try:
         while not engine.closed:
-            line = inp.readline(MAX_LINE + 1)
+            line = inp.readline(MAX_LINE + 2)   # the longest line, with \r\n
             if not line:
                 break                            # EOF
-            if len(line) > MAX_LINE and not line.endswith(b"\n"):
+            if len(line) == MAX_LINE + 2 and not line.endswith(b"\n"):
                 while line and not line.endswith(b"\n"):
                     line = inp.readline(1 << 16)  # drop the rest of the line, a piece at a time
                 engine.refuse_long_line()
                 continue
-            if not engine.handle_line(line.rstrip(b"\r\n")):
+            body = line[:-1] if line.endswith(b"\n") else line
+            body = body[:-1] if body.endswith(b"\r") else body
+            if len(body) > MAX_LINE:
+                engine.refuse_long_line()
+                continue
+            if not engine.handle_line(body):
                 break
     finally:
         engine.finish_job()
