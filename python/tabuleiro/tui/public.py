@@ -3,8 +3,8 @@ visible strips of a capulana row, the objectives a row meets, the points of a
 Capivárias river side, and one-line descriptions of moves as the other
 players see them.
 
->>> row_strips(["I1 n+", "F01 r<1"])
-['BC', 'BC', 'BZ', 'GT', 'YT', 'YD']
+>>> row_strips(["I1 n+", "F01 n<1"])       # F01 is -- YD YT GT: under 1 hides its raw strip
+['YD', 'YD', 'GD', 'YD', 'YT', 'GT']
 >>> side_points(["C3", "KC", "X4"], modifier=-1)
 6
 """
@@ -53,7 +53,7 @@ def objectives_met(strips: Sequence[str], pieces: int, hand: int,
     b = capulana.score_strips(list(strips))
     colour = [s for s in b.sets if s.kind == "colour"]
     pattern = [s for s in b.sets if s.kind == "pattern"]
-    covered = set()
+    covered: set[int] = set()
     for s in b.sets:
         covered.update(range(s.start, s.start + s.length))
 

@@ -32,8 +32,9 @@ _OBJ = {o.name: o for o in capulana.OBJECTIVES}
 # --- Capulana strips -------------------------------------------------------------------------
 
 GLYPHS = {"D": "◆", "T": "▲", "C": "●", "Z": "≋", "L": "♣", "*": "✱"}
-_BG = {"Y": "yellow", "G": "green", "R": "red", "B": "blue", "O": "dark_orange", "*": "grey70"}
-_FG = {"Y": "black", "G": "black", "R": "bright_white", "B": "bright_white", "O": "black", "*": "black"}
+# 256-colour backgrounds (fixed across terminal themes, unlike the 16 ANSI colours)
+_BG = {"Y": "yellow1", "G": "green3", "R": "red3", "B": "dodger_blue3", "O": "dark_orange", "*": "grey70"}
+_FG = {"Y": "grey0", "G": "grey0", "R": "grey100", "B": "grey100", "O": "grey0", "*": "grey0"}
 
 
 def strip_text(strip: str) -> Text:
@@ -67,13 +68,14 @@ def card_text(name: str, *, value: bool = True) -> Text:
 
 def legend(game: str) -> Text:
     if game == "capulana":
-        t = Text("strips: ", style="dim")
+        t = Text()
         for c, name in capulana.COLOUR_NAMES.items():
-            t.append_text(strip_text(c + "*"))
-            t.append(f" {name}  ", style="dim")
+            t.append(c, style=f"bold {_FG[c]} on {_BG[c]}")
+            t.append(f" {name} ", style="dim")
+        t.append("* any ", style="dim")
         for p, name in capulana.PATTERN_NAMES.items():
-            t.append(f"{GLYPHS[p]} {name}  ", style="dim")
-        t.append("* any colour  ✱ any pattern  ░░ raw", style="dim")
+            t.append(f" {GLYPHS[p]} {name}", style="dim")
+        t.append(" ✱ any  ░░ raw", style="dim")
         return t
     return Text("C capicrias · X capiôxes · T capitchês · O capionças (OP push, OS switch one, OA switch all)"
                 " · K capiticos · S capissors · V capiolins", style="dim")
@@ -200,7 +202,7 @@ def capulana_board(view: Mapping[str, Any], me: int, labels: Sequence[str]) -> R
     return Group(*parts)
 
 
-def capulana_final(view: Mapping[str, Any], me: int, labels: Sequence[str],
+def capulana_final(view: Mapping[str, Any], me: Optional[int], labels: Sequence[str],
                    scores: Sequence[int], winners: Sequence[int]) -> RenderableType:
     """The end of a Capulana game: each player's row, its sets (R10), the
     objectives met (R11) and the final score."""
@@ -217,9 +219,13 @@ def capulana_final(view: Mapping[str, Any], me: int, labels: Sequence[str],
         shown, count, _ = _hand_of(view, q)
         sets = Text()
         sets.append_text(strips_text(strips))
-        sets.append(f"\n{len(row)} cards, {len(strips)} strips\n", style="dim")
-        sets.append(" + ".join(str(s) for s in b.sets) if b.sets else "no set", style="")
-        sets.append(f" = {b.total}", style="bold")
+        sets.append(f"\n{len(row)} card{'s' if len(row) != 1 else ''}, {len(strips)} strips", style="dim")
+        for kind, title in (("colour", "colour sets"), ("pattern", "pattern sets")):
+            group = [s for s in b.sets if s.kind == kind]
+            sets.append(f"\n{title} ", style="bold")
+            sets.append(f"{sum(s.length for s in group)}", style="bold")
+            sets.append(": " + (" · ".join(f"{s.name} {s.start}–{s.start + s.length - 1} ({s.length})"
+                                            for s in group) if group else "none"))
         objs = Text()
         total_obj = 0
         for o, ok in objectives_met(strips, len(row), count, view["objectives"]):
@@ -241,18 +247,20 @@ def capulana_final(view: Mapping[str, Any], me: int, labels: Sequence[str],
 
 # --- Capivárias -------------------------------------------------------------------------------
 
-_HERD_STYLE = {"capicria": "bold yellow", "capiox": "bold cyan", "capitche": "bold magenta",
-               "capiolin": "bold green"}
+_HERD_STYLE = {"capicria": "bold orange1", "capiox": "bold deep_sky_blue1", "capitche": "bold medium_purple1",
+               "capiolin": "bold green3"}
 
 
 def _cv_card(name: str) -> Text:
     c = _CV[name]
     if c.is_capionca:
-        style = "bold red"
+        style = "bold grey100 on red3"
     elif c.kind == "capissor":
-        style = "bold bright_white"
+        style = "bold grey0 on grey70"
     else:
         style = _HERD_STYLE.get(c.herd or "", "bold")
+        if c.kind == "capitico":
+            style += " italic"
     return Text(name, style=style)
 
 
@@ -392,8 +400,8 @@ def moves_list(game: str, moves: Sequence[Any], notes: Optional[Mapping[int, str
         for (name, orient), cells in rows.items():
             grid.add_row(card_text(name) if name != last else Text(""), orient, *cells)
             last = name
-        hint = Text("number→row score after it · n keeps the strips' order, r turns the card · + touching, "
-                    ">k over k strips, <k under (hiding the card's first k)", style="dim")
+        hint = Text("n as printed, r turned · + touching · >k over k strips · <k under, hiding its first k · "
+                    "→ your row's score after it", style="dim")
         return Group(*first, grid, hint)
     items = []
     for i, m in enumerate(moves, 1):

@@ -159,7 +159,7 @@ def make_seat(spec: str, index: int, game_seed: int) -> Seat:
         seed = params.pop("seed")
         if params:
             raise ValueError(f"seat {spec!r}: a level takes only level and seed")
-        agent, label = level_agent(level, seed)  # type: ignore[arg-type]
+        agent, label = level_agent(level, seed)
         return Seat(spec_out, agent, label)
     agent = agents.make(name, **params)
     label = name

@@ -31,8 +31,7 @@ SAVE_FORMAT = "tabuleiro-play"
 _CP = {c.name: c for c in capulana.CARDS}
 PROMPT = "move> "
 
-HELP = {
-    "common": [
+COMMANDS = [
         ("a number", "play that move from the numbered list"),
         ("a move", "in the notation of RULES.md (below)"),
         ("moves", "list the legal moves again"),
@@ -42,7 +41,8 @@ HELP = {
         ("save FILE", "save the game as JSON (resume with --load FILE)"),
         ("help", "this text"),
         ("quit", "leave the game (it is not saved)"),
-    ],
+]
+NOTATION = {
     "capivarias": [
         "C3 · X1 · T5   take a herd card into segment 0",
         "V2             take a capiolin (it enters the first segment where your side is empty)",
@@ -183,7 +183,7 @@ class Session:
     def __init__(self, console: Console, state: State, seats: Sequence[Seat], *, hint: str = "ismcts:iterations=5000",
                  seed: int = 0, input_fn: Callable[[str], str] = input) -> None:
         self.console = console
-        self.state = state
+        self.state: Any = state           # a capivarias.State or a capulana.State
         self.game: Game = state.game
         self.name = self.game.name
         self.seats = list(seats)
@@ -193,7 +193,10 @@ class Session:
         many = len(self.humans) > 1
         self.labels = [("human" if many else "you") if s.human else s.label for s in self.seats]
         self.hint_spec = hint
-        self.hint_agent: Agent = make_seat(hint, 99, seed).agent or make_seat("greedy", 99, seed).agent  # type: ignore
+        hint_agent = make_seat(hint, 99, seed).agent
+        if hint_agent is None:
+            raise ValueError("the hint needs an agent, not human")
+        self.hint_agent: Agent = hint_agent
         self.input = input_fn
         self.viewer: Optional[int] = None      # the person who holds the device
         self.log: list[Event] = []              # everything announced (for a handover)
@@ -303,6 +306,7 @@ class Session:
             self.fresh = True
         self.handover(p)
         if self.fresh:
+            self.console.print(Rule(style="grey42"))
             self.console.print(self.board(p))
             self.fresh = False
         else:
@@ -399,7 +403,7 @@ class Session:
         before = self.state.clone()
         scored: Optional[State] = None
         if self.name == "capivarias":
-            scored = self.state.apply_round_end(move)  # type: ignore[attr-defined]
+            scored = self.state.apply_round_end(move)
         else:
             self.state.push(move)
         events = public_events(before, self.state, move, mover, self.labels, scored)
@@ -462,11 +466,11 @@ class Session:
     # --- commands --------------------------------------------------------------------------------
     def show_help(self) -> None:
         t = Text()
-        for k, v in HELP["common"]:
+        for k, v in COMMANDS:
             t.append(f"  {k:<12}", style="bold cyan")
             t.append(v + "\n")
         t.append(f"{self.game.title} notation:\n", style="bold")
-        for line in HELP[self.name]:
+        for line in NOTATION[self.name]:
             t.append(f"  {line}\n")
         self.console.print(t, end="")
 
@@ -533,7 +537,7 @@ class Session:
             rounds: list[tuple[int, Sequence[int]]] = []
             last: Optional[State] = None
             for a in self.state.history():
-                sc = st.apply_round_end(a)  # type: ignore[attr-defined]
+                sc = st.apply_round_end(a)
                 if sc is not None:
                     rounds.append((sc.view(0)["round"], sc.scores()))
                     last = sc
