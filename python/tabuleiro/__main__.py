@@ -5,8 +5,16 @@
 
 plays a seeded game between uniformly random players and prints the river
 (Capivárias) or the capulanas (Capulana) at the end of every round, and the
-result. More subcommands (terminal
-play, arenas, the JSON-lines engine protocol) are planned.
+result.
+
+    tabuleiro arena GAME [--players N] [--expansion] --agents SPEC SPEC... --deals N
+                   [--seed S] [--out FILE.jsonl] [--jobs N] [--backend local|ray [--address ADDR]]
+                   [--sprt elo0=0 elo1=10 alpha=0.05 beta=0.05] [--plot FILE.png]
+                   [--schedule all|cycle] [--json] [--no-progress]
+
+plays every deal once per seat rotation of every table of agents, appends one
+JSON line per game to FILE.jsonl (a re-run resumes), and prints the summary
+(docs/arena.md).
 """
 
 from __future__ import annotations
@@ -67,6 +75,38 @@ def _demo_capulana(seed: int, players: int, quiet: bool) -> int:
     return 0
 
 
+def _arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    import json
+
+    from . import arena
+
+    params: dict[str, object] = {}
+    if args.players is not None:
+        params["players"] = args.players
+    if args.expansion:
+        params["expansion"] = True
+    try:
+        sprt = None if args.sprt is None else arena.SPRT.parse(args.sprt)
+        if args.deals < 0:
+            raise ValueError("--deals must be at least 0")
+        for spec in args.agents:
+            arena.parse_agent(spec)
+        summary = arena.run(args.game, args.agents, params=params, deals=args.deals, seed=args.seed,
+                            out=args.out, jobs=args.jobs, backend=args.backend, address=args.address,
+                            sprt=sprt, plot_to=args.plot, schedule_mode=args.schedule,
+                            progress=not args.no_progress and not args.json)
+    except (ValueError, ImportError) as e:
+        parser.error(str(e))
+    except KeyboardInterrupt:
+        print("interrupted: the games played so far are in the results file; run again to resume", file=sys.stderr)
+        return 130
+    if args.json:
+        print(json.dumps(summary, indent=1))
+    else:
+        print(summary)
+    return 0
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="tabuleiro", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -76,6 +116,30 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     demo.add_argument("--seed", type=int, default=7, help="seed of the game and of the players (default 7)")
     demo.add_argument("--expansion", action="store_true", help="Capivárias: play with the expansion cards")
     demo.add_argument("--quiet", action="store_true", help="print only the rivers and the result")
+    from . import games
+
+    ar = sub.add_parser("arena", help="compare agents over paired deals (statistics, SPRT, ratings, plots)",
+                        description="Play every deal once per seat rotation of every table of agents; "
+                                    "print win shares, ratings, Elo and SPRT (docs/arena.md).")
+    ar.add_argument("game", choices=games(), help="the game")
+    ar.add_argument("--players", type=int, default=None, help="players (Capulana: 2 to 5)")
+    ar.add_argument("--expansion", action="store_true", help="Capivárias: play with the expansion cards")
+    ar.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
+                    help="agent specs: random, greedy, flatmc|mcts|ismcts[:key=value,...], module:attr")
+    ar.add_argument("--deals", type=int, required=True, help="deals (seeds) to play, each in every seat rotation")
+    ar.add_argument("--seed", type=int, default=0, help="master seed of the deals (default 0)")
+    ar.add_argument("--out", default=None, metavar="FILE.jsonl",
+                    help="append one JSON line per game; a re-run with the same file resumes")
+    ar.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")
+    ar.add_argument("--backend", choices=["local", "ray"], default="local")
+    ar.add_argument("--address", default=None, help="Ray cluster address (default: start a local instance)")
+    ar.add_argument("--sprt", nargs="*", default=None, metavar="KEY=VALUE",
+                    help="stop when decided: elo0=0 elo1=10 alpha=0.05 beta=0.05 model=normalized|logistic")
+    ar.add_argument("--plot", default=None, metavar="FILE.png", help="win shares, ratings and LLR as a PNG")
+    ar.add_argument("--schedule", choices=["all", "cycle"], default="all",
+                    help="every table plays every deal (all), or one table per deal in turn (cycle)")
+    ar.add_argument("--json", action="store_true", help="print the summary as JSON")
+    ar.add_argument("--no-progress", action="store_true", help="no live progress bar")
     sub.add_parser("engine", help="the JSON-lines engine protocol on stdin/stdout (docs/protocol.md)",
                    description="Answer JSON requests read one a line from stdin with one JSON line each on "
                                "stdout, for frontends in any language (docs/protocol.md).")
@@ -91,6 +155,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from . import engine
 
         return engine.main()
+    if args.command == "arena":
+        if not 0 <= args.seed < 2**64:
+            parser.error("--seed must be in [0, 2**64)")
+        if args.jobs is not None and args.jobs < 1:
+            parser.error("--jobs must be at least 1")
+        return _arena(args, ar)
     if not 0 <= args.seed < 2**64:
         parser.error("--seed must be in [0, 2**64)")
     if not 2 <= args.players <= 5:
