@@ -477,6 +477,50 @@ def test_level(spawn: Any) -> None:
     assert s.close() == 0
 
 
+def test_new_takes_each_games_parameters_and_draws_a_seed_when_none_is_given(spawn: Any) -> None:
+    s = spawn()
+    assert s.ok("new", game="capivarias", first_player=1, seed=3)["to_move"] == 1
+    assert s.ok("new", game="capivarias", expansion=True, seed=3)["params"] == {"expansion": True, "first_player": 0}
+    assert s.ok("new", game="capulana", seed=3)["info"]["num_players"] == 3
+    r = s.ok("new", game="capulana", players=5)
+    drawn = r["seed"]
+    state = s.ok("state")["state"]
+    assert s.ok("new", game="capulana", players=5, seed=drawn)["seed"] == drawn
+    assert s.ok("state")["state"] == state == capulana.new_game(players=5, seed=drawn).to_dict()
+    r = s.ok("new", game="capulana", players=5, seat=2)
+    assert "seed" not in r and s.ok("state")["state"]["hands"][2] != state["hands"][2]
+    assert s.ok("isready")["ok"]
+    assert s.close() == 0
+
+
+def test_a_bound_toy_session_cannot_take_back_a_card_it_saw(spawn: Any) -> None:
+    """Toy's cards are numbers: the undo rule reads them from the view's lists."""
+    s = spawn()
+    for seed in range(12):
+        truth = tabuleiro.load_game("toy").new_initial_state(seed=seed)
+        s.ok("new", game="toy", seed=seed, seat=0)
+        while not truth.is_terminal:
+            before = truth.view(0)
+            if truth.current_player == 0:
+                a = truth.legal_actions()[0]
+                s.ok("play", move=a)
+            else:
+                a = search(truth.view(1), iterations=20).move.action
+                assert s.ok("go", iterations=20, apply=True)["move"] is None
+            truth.push(a)
+            after = truth.view(0)
+            shown = {c for h in after["hands"] + after["piles"] if isinstance(h, list) for c in h} - \
+                {c for h in before["hands"] + before["piles"] if isinstance(h, list) for c in h}
+            r = s.call("undo")
+            if shown:
+                assert r["error"]["code"] == "forbidden", (seed, before, after)
+            else:
+                assert r["ok"], r
+                s.ok("play", move=a)
+            assert s.ok("state")["state"] == after
+    assert s.close() == 0
+
+
 # --- views and seats -----------------------------------------------------------------------------------------
 
 
@@ -529,7 +573,7 @@ class Watch:
         self.s, self.truth, self.seat = s, truth, seat
         self.read = len(s.lines)
         self.hidden = cards_hidden(truth, seat)
-        self.seeds = {str(SEED), str(truth.to_dict()["seed"])}
+        self.seeds = {str(truth.to_dict()["seed"])}
         self.lines_checked = 0
 
     def check(self) -> None:
@@ -554,16 +598,17 @@ def reveals(before: dict[str, Any], after: dict[str, Any], game: str) -> bool:
 SEATED = [("capivarias", {}, 0), ("capivarias", {"expansion": True}, 1), ("capulana", {"players": 3}, 1)]
 
 
-@pytest.mark.parametrize("name, params, seat", SEATED, ids=["capivarias", "capivarias-expansion", "capulana-3p"])
-def test_a_seat_bound_session_never_shows_a_hidden_card_or_the_seed(spawn: Any, name: str, params: dict[str, Any],
-                                                                     seat: int) -> None:
-    s = spawn()
-    truth = tabuleiro.load_game(name, **params).new_initial_state(seed=SEED)
+def play_bound_game(s: Session, name: str, params: dict[str, Any], seat: int, seed: int) -> tuple[int, int, int]:
+    """A whole game in a session bound to ``seat``, the truth kept beside it
+    with the Python API; every answer read by a :class:`Watch`. Returns the
+    take-backs done, those refused, and the answer lines read."""
+    truth = tabuleiro.load_game(name, **params).new_initial_state(seed=seed)
     watch = Watch(s, truth, seat)
-    r = s.ok("new", game=name, seed=SEED, seat=seat, **params)
+    watch.seeds.add(str(seed))
+    r = s.ok("new", game=name, seed=seed, seat=seat, **params)
     assert "seed" not in r and r["seat"] == seat
     watch.check()
-    rng = random.Random(11)
+    rng = random.Random(seed)
     revealed: list[bool] = []                       # per move: did it show the seat a card
     undos = forbidden_undos = 0
     for step in itertools.count():
@@ -596,6 +641,11 @@ def test_a_seat_bound_session_never_shows_a_hidden_card_or_the_seed(spawn: Any, 
             if hidden and step % 3 == 0:            # moves naming hidden cards: refused without an echo
                 card = rng.choice(hidden)
                 for text in (f"offer {card}", f"{card} n+", card, f"discard {card}", f"OP1@0/{card}"):
+                    try:
+                        truth.parse_move(text)
+                        continue                    # legal for the mover: not a probe to refuse
+                    except ValueError:
+                        pass
                     r = s.call("play", move=text)
                     assert not r["ok"] and r["error"]["code"] in ("invalid_move", "illegal_move"), r
             want = search(truth.view(p), iterations=30, seed=step)
@@ -607,6 +657,7 @@ def test_a_seat_bound_session_never_shows_a_hidden_card_or_the_seed(spawn: Any, 
             assert r["move"] is None and r["player"] == p and "analysis" not in r
         truth.push(a)
         assert r["view"] == truth.view(seat) and r["to_move"] == truth.current_player
+        moved = r
         watch.check()
         revealed.append(reveals(before, truth.view(seat), name))
         if step % 5 == 4:                           # take back: refused after a move that showed cards
@@ -622,18 +673,46 @@ def test_a_seat_bound_session_never_shows_a_hidden_card_or_the_seed(spawn: Any, 
                 assert r["moves"] == [{"move": str(undone), "id": undone.action} if mover == seat else None]
                 assert r["view"] == truth.view(seat)
                 undos += 1
-                s.ok("play", move=undone.action)     # and back to where it was
+                moved = s.ok("play", move=undone.action)     # and back to where it was
                 truth.push(undone)
                 revealed.append(False)
             watch.check()
         s.err("forbidden", "perft", depth=1)
-    assert r["outcome"] == outcome_of(truth)
+    assert moved["over"] and moved["outcome"] == outcome_of(truth)
     s.err("illegal_move", "undo", count=10**6)
     s.err("invalid_state", "load", state=dict(truth.to_dict(), seed=-1), seat=seat)
     watch.check()
-    assert undos and forbidden_undos and watch.lines_checked > 200
+    return undos, forbidden_undos, watch.lines_checked
+
+
+@pytest.mark.parametrize("name, params, seat", SEATED, ids=["capivarias", "capivarias-expansion", "capulana-3p"])
+def test_a_seat_bound_session_never_shows_a_hidden_card_or_the_seed(spawn: Any, name: str, params: dict[str, Any],
+                                                                     seat: int) -> None:
+    s = spawn()
+    undos, refused, lines = play_bound_game(s, name, params, seat, SEED)
+    assert undos and refused and lines > 200
     assert s.close() == 0
     assert str(SEED).encode() not in s.stderr
+
+
+@pytest.mark.slow
+def test_seat_bound_sessions_over_many_games() -> None:
+    """Every seat of every player count, several deals each (about 30 s)."""
+    configs = [("capivarias", {}), ("capivarias", {"expansion": True})] + \
+        [("capulana", {"players": n}) for n in (2, 3, 4, 5)]
+    totals = [0, 0, 0]
+    for name, params in configs:
+        n = tabuleiro.load_game(name, **params).num_players
+        s = Session()
+        try:
+            for k in range(6):
+                seed = random.Random(f"{name}{params}{k}").randrange(10**18, 2**64)
+                for i, x in enumerate(play_bound_game(s, name, params, k % n, seed)):
+                    totals[i] += x
+            assert s.close() == 0
+        finally:
+            s.kill()
+    assert totals[0] > 50 and totals[1] > 50 and totals[2] > 10000
 
 
 # --- the documentation's sessions ---------------------------------------------------------------------------------
