@@ -16,8 +16,7 @@ from ._errors import (EngineError, GameOverError, IllegalMoveError, InvalidMoveE
                       TabuleiroError)
 from ._game import Game, GameInfo, games, load_game
 from ._state import Move, Outcome, State
-
-__version__ = "0.1.0"
+from ._version import __version__
 
 __all__ = [
     "EngineError",
