@@ -8,13 +8,16 @@ The shape is UCI's: a line loop whose ``go`` runs on a worker thread, so that
 
 This module is a thin layer over the public API (``load_game``, ``State``,
 ``Game.from_view``, ``agents``); nothing here knows a game's rules. In-process
-use (tests, other Python code)::
+use (tests, other Python code) runs a session over any pair of binary streams:
 
-    import io, json
-    from tabuleiro import engine
-    out = io.BytesIO()
-    engine.serve(io.BytesIO(b'{"id": 1, "cmd": "new", "game": "toy", "seed": 3}\\n'), out)
-    json.loads(out.getvalue().splitlines()[0])["ok"]    # True
+>>> import io, json
+>>> from tabuleiro import engine
+>>> requests = b'{"id": 1, "cmd": "new", "game": "toy", "seed": 3}\\n{"id": 2, "cmd": "legal"}\\n'
+>>> out = io.BytesIO()
+>>> engine.serve(io.BytesIO(requests), out)
+0
+>>> [json.loads(line) for line in out.getvalue().splitlines()][1]
+{'id': 2, 'ok': True, 'cmd': 'legal', 'player': 0, 'moves': [{'move': 'play 1', 'id': 0}, {'move': 'play 6', 'id': 5}]}
 """
 
 from __future__ import annotations
