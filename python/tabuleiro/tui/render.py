@@ -289,17 +289,19 @@ def _side(side: Sequence[str], modifier: int) -> Text:
 
 
 def capivarias_board(view: Mapping[str, Any], me: Optional[int], labels: Sequence[str],
-                     title: Optional[str] = None) -> RenderableType:
+                     title: Optional[str] = None, wins: bool = True) -> RenderableType:
     """The river as ``me`` sees it (river cards by their modifier only, R20),
-    both sides with their points, the available cards, the pile and discard."""
-    wins = view["round_wins"]
+    both sides with their points, the available cards, the pile and discard
+    (and the round wins, unless ``wins`` is false)."""
     head = Text()
     head.append(title or f"Capivárias{' + expansion' if view['expansion'] else ''} · round {view['round']}",
                 style="bold")
-    head.append(" · round wins ")
-    head.append_text(_player(0, me, labels))
-    head.append(f" {wins[0]} – {wins[1]} ", style="bold")
-    head.append_text(_player(1, me, labels))
+    if wins:
+        w = view["round_wins"]
+        head.append(" · round wins ")
+        head.append_text(_player(0, me, labels))
+        head.append(f" {w[0]} – {w[1]} ", style="bold")
+        head.append_text(_player(1, me, labels))
     table = Table(box=box.ROUNDED, show_footer=True, pad_edge=True)
     table.add_column("river ↓", footer="round score")
     table.add_column(_player(0, me, labels), footer=Text(), min_width=22)

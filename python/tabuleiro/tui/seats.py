@@ -155,6 +155,8 @@ def make_seat(spec: str, index: int, game_seed: int) -> Seat:
         params["seed"] = _mix(game_seed, index)
     spec_out = ":".join([name] + [f"{k}={v}" for k, v in params.items()])
     if name == "level":
+        spec_out = ":".join(["level", str(params.get("level"))] +
+                            [f"{k}={v}" for k, v in params.items() if k != "level"])
         level = params.pop("level", None)
         seed = params.pop("seed")
         if params:

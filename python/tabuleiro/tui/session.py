@@ -284,18 +284,26 @@ class Session:
         self.console.print(Rule(Text(f"{title} · {seats}", style="bold")))
         self.console.print(Text("Type a move's number or its notation; help lists the commands.", style="dim"))
 
+    def clear(self) -> None:
+        """Clear the screen and, where the terminal allows, its scrollback
+        (the previous person's hand must not be a scroll away)."""
+        self.console.clear()
+        if self.console.is_terminal:
+            self.console.file.write("\x1b[3J")
+            self.console.file.flush()
+
     def handover(self, p: int) -> None:
         if len(self.humans) > 1 and self.viewer is not None and self.viewer != p:
-            self.console.clear()
+            self.clear()
             self.viewer = None
             try:
                 self.input(f"Pass the device to P{p} and press Enter ")
             except EOFError:
                 raise Quit(0) from None
-            self.console.clear()
+            self.clear()
             news = [e for e in self.log[self.seen_upto.get(p, 0):] if e.audience in (None, p)]
             if news:
-                self.console.print(Text(f"Since your last turn, P{p}:", style="bold"))
+                self.console.print(Text(f"P{p}, since your last turn:", style="bold"))
                 for e in news:
                     self.console.print(e.text)
         self.viewer = p
@@ -350,7 +358,7 @@ class Session:
             self.save(rest.strip())
             return False
         if cmd in ("quit", "exit", "q") and not rest:
-            self.console.print("bye: the game was not saved" if not rest else "bye")
+            self.console.print("bye: the game was not saved")
             raise Quit(0)
         moves = self.state.legal_moves()
         if text.isdigit():
@@ -417,8 +425,8 @@ class Session:
                     events[i] = Event(t, None)
                     break
         self.say(events)
-        if scored is not None:
-            self.console.print(render.capivarias_board(scored.view(0), self.viewer, self.labels,
+        if scored is not None and not self.state.is_terminal:     # the last round's river: in the final screen
+            self.console.print(render.capivarias_board(scored.view(0), self.viewer, self.labels, wins=False,
                                                        title=f"The river as scored, round {scored.view(0)['round']}"))
         if mover != self.viewer or scored is not None or any(e.audience is None for e in events):
             self.fresh = True       # something the person did not just do themselves: draw the table
