@@ -52,6 +52,8 @@ class Session:
         self.stderr = b""
         self.early: dict[Any, dict[str, Any]] = {}
         self.ids = itertools.count(1)
+        #: when set, every error answer is followed by a ``state`` that must equal it
+        self.guard: Optional[dict[str, Any]] = None
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._read_err, daemon=True).start()
 
@@ -110,13 +112,19 @@ class Session:
         r = self.call(cmd, **fields)
         assert not r["ok"] and r["error"]["code"] == code, r
         assert "Traceback" not in r["error"]["message"]
+        self.unchanged((cmd, fields))
         return r
 
     def raw_err(self, code: str, raw: bytes) -> dict[str, Any]:
         self.send(raw)
         _, r = self.next()
         assert not r["ok"] and r["error"]["code"] == code and r["id"] is None, r
+        self.unchanged(raw[:60])
         return r
+
+    def unchanged(self, what: Any) -> None:
+        if self.guard is not None:
+            assert self.ok("state")["state"] == self.guard, f"{what} changed the game"
 
     def close(self, timeout: float = 10) -> int:
         assert self.proc.stdin is not None
@@ -236,6 +244,7 @@ def test_every_error_leaves_the_game_unchanged(spawn: Any) -> None:
         truth.push(m)
     before = s.ok("state")["state"]
     assert before == truth.to_dict()
+    s.guard = before                                # each error below is followed by a state check
 
     s.raw_err("bad_json", b"{not json\n")
     s.raw_err("bad_json", b'{"cmd": "state", "id": 1\n')
@@ -322,6 +331,7 @@ def test_every_error_leaves_the_game_unchanged(spawn: Any) -> None:
     # bound: not_your_seat, forbidden
     s.ok("load", state=before, seat=0)
     assert truth.current_player != 0
+    s.guard = truth.view(0)
     s.err("not_your_seat", "view", player=1)
     s.err("not_your_seat", "legal")
     s.err("forbidden", "perft", depth=1)
@@ -339,13 +349,16 @@ def test_an_internal_error_is_an_answer_never_a_traceback(monkeypatch: pytest.Mo
     monkeypatch.setitem(engine._HANDLERS, "info", boom)
     out = io.BytesIO()
     lines = [{"id": 1, "cmd": "info"}, {"id": 2, "cmd": "new", "game": "capulana", "seed": SEED, "seat": 0},
-             {"id": 3, "cmd": "info"}, {"id": 4, "cmd": "ping"}]
+             {"id": 3, "cmd": "state"}, {"id": 4, "cmd": "info"}, {"id": 5, "cmd": "state"}]
     inp = io.BytesIO(b"".join(json.dumps(x).encode() + b"\n" for x in lines))
-    assert engine.serve(inp, out) == 0
+    logged: list[str] = []
+    assert engine.serve(inp, out, log=logged.append) == 0
     answers = [json.loads(x) for x in out.getvalue().splitlines()]
-    assert [a["error"]["code"] if not a["ok"] else "ok" for a in answers] == ["internal", "ok", "internal", "ok"]
+    assert [a["error"]["code"] if not a["ok"] else "ok" for a in answers] == ["internal", "ok", "ok", "internal", "ok"]
     assert "RuntimeError" in answers[0]["error"]["message"] and "Traceback" not in out.getvalue().decode()
-    assert "boom" not in answers[2]["error"]["message"]      # bound: not even the exception's text
+    assert "boom" not in answers[3]["error"]["message"]      # bound: not even the exception's text
+    assert answers[2]["state"] == answers[4]["state"]        # and the game is as it was
+    assert "Traceback" in logged[0] and logged[1] == "internal error in info: RuntimeError"   # stderr
 
 
 # --- long lines, EOF, quit ---------------------------------------------------------------------------------------
