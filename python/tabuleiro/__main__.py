@@ -15,6 +15,12 @@ result.
 plays every deal once per seat rotation of every table of agents, appends one
 JSON line per game to FILE.jsonl (a re-run resumes), and prints the summary
 (docs/arena.md).
+
+    tabuleiro engine
+
+answers JSON requests, one a line, on stdin with one JSON line each on
+stdout: games, moves and the AI for frontends in any language
+(docs/protocol.md).
 """
 
 from __future__ import annotations
