@@ -364,7 +364,8 @@ class Session:
         if text.isdigit():
             k = int(text)
             if not 1 <= k <= len(moves):
-                self.error(f"no move {k}: choose a number from 1 to {len(moves)}")
+                self.error(f"no move {k}: " + ("the only move is 1" if len(moves) == 1 else
+                                                 f"choose a number from 1 to {len(moves)}"))
                 return False
             self.play(moves[k - 1], p)
             return True
@@ -483,20 +484,24 @@ class Session:
         self.console.print(t, end="")
 
     def hint(self, p: int) -> None:
+        moves = self.state.legal_moves()
+        if len(moves) == 1:
+            self.console.print(Text.assemble(("hint: ", "bold"), (str(moves[0]), "bold"), " is the only legal move"))
+            return
         view = self.state.view(p)
         try:
             r = self.think(self.hint_agent, view, f"hint ({self.hint_spec.split(':seed=')[0]})",
                            getattr(self.hint_agent, "iterations", None) or None)
         except InvalidStateError:          # a view the engine cannot rebuild: same choice from the state (contract)
             r = self.think(self.hint_agent, self.state, "hint", None)
-        moves = self.state.legal_moves()
-        total = sum(a.visits for a in r.analysis) or 1
+        total = sum(a.visits for a in r.analysis)
         t = Text(f"hint ({r.iterations:,} iterations):" if r.iterations else "hint:", style="bold")
         for a in r.analysis[:3]:
             num = moves.index(a.move) + 1 if a.move in moves else 0
             t.append(f"  {num}. ", style="bold cyan")
             t.append(str(a.move), style="bold")
-            t.append(f" {100 * a.visits / total:.0f}%")
+            if total:
+                t.append(f" {100 * a.visits / total:.0f}%")
         self.console.print(t)
 
     def undo(self, p: int) -> bool:
