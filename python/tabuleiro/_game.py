@@ -27,7 +27,7 @@ from ._errors import InvalidMoveError, InvalidStateError
 if TYPE_CHECKING:
     from ._state import Move, State
 
-__all__ = ["Game", "GameInfo", "games", "load_game"]
+__all__ = ["Game", "GameInfo", "games", "load_game", "load_state", "load_view"]
 
 U64 = 1 << 64
 
@@ -292,3 +292,52 @@ def _param_key(params: Mapping[str, Any]) -> Optional[tuple[tuple[str, type, int
     if not all(type(v) in (int, bool) for v in params.values()):
         return None
     return tuple(sorted((k, type(v), int(v)) for k, v in params.items()))
+
+
+def _game_of(d: Any, what: str) -> Game:
+    """The game a state dict or view (or its JSON) names, loaded with its parameters."""
+    if isinstance(d, (str, bytes)):
+        try:
+            d = json.loads(d)
+        except ValueError as e:
+            raise InvalidStateError(f"a {what} given as JSON must parse: {str(e)[:80]}") from None
+    if not isinstance(d, Mapping):
+        raise InvalidStateError(f"a {what} is a dict with a 'game' key, not {type(d).__name__}")
+    name = d.get("game")
+    if not isinstance(name, str) or name not in _core.game_names():
+        raise InvalidStateError(f"unknown game {name!r} in the {what}; registered: {', '.join(games())}")
+    cls = game_class(name)
+    return load_game(name, **cls.params_from_dict(d))
+
+
+def load_state(d: Union[Mapping[str, Any], str, bytes]) -> "State":
+    """A state from a dict (or its JSON) of any registered game: the game and
+    its parameters come from the dict.
+
+    >>> s = load_game("capulana", players=4).new_initial_state(seed=2)
+    >>> load_state(s.to_json()) == s
+    True
+
+    :raises InvalidStateError: naming the first problem.
+    """
+    parsed = _json_or_bad(d, "state") if isinstance(d, (str, bytes)) else d
+    return _game_of(parsed, "state").from_dict(parsed)
+
+
+def load_view(view: Union[Mapping[str, Any], str, bytes], player: Optional[int] = None) -> "State":
+    """A state whose ``view(player)`` is ``view``, for any registered game
+    (see :meth:`Game.from_view`; ``player`` defaults to the player to move).
+
+    >>> s = load_game("toy").new_initial_state(seed=2)
+    >>> load_view(s.view(0)).view(0) == s.view(0)
+    True
+    """
+    parsed = _json_or_bad(view, "view") if isinstance(view, (str, bytes)) else view
+    return _game_of(parsed, "view").from_view(parsed, player)
+
+
+def _json_or_bad(text: Union[str, bytes], what: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        raise InvalidStateError(f"a {what} given as JSON must parse: {str(e)[:80]}") from None

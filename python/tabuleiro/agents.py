@@ -58,15 +58,14 @@ weaving prior. A search can be stopped from another thread with
 
 from __future__ import annotations
 
-import json
 import math
 import random as _random
 from dataclasses import dataclass
 from typing import Any, Mapping, NamedTuple, Optional
 
 from ._core import MAX_NODES, MAX_THREADS, StopFlag
-from ._errors import GameOverError, InvalidStateError
-from ._game import game_class, games, load_game
+from ._errors import GameOverError
+from ._game import load_view
 from ._state import State
 
 __all__ = ["Agent", "Analysis", "RandomAgent", "GreedyAgent", "SearchAgent", "SearchResult", "StopFlag", "make", "NAMES"]
@@ -116,16 +115,7 @@ def _state(state: Any) -> State:
     if isinstance(state, State):
         return state
     if isinstance(state, (Mapping, str, bytes)):
-        try:
-            view = json.loads(state) if isinstance(state, (str, bytes)) else state
-        except ValueError as e:
-            raise InvalidStateError(f"a view given as JSON must parse: {str(e)[:80]}") from None
-        if not isinstance(view, Mapping) or not isinstance(view.get("game"), str):
-            raise InvalidStateError("a view is a dict with a 'game' key, as State.view returns it")
-        name = view["game"]
-        if name not in games():
-            raise InvalidStateError(f"unknown game {name!r} in the view")
-        return load_game(name, **game_class(name).params_from_dict(view)).from_view(view)
+        return load_view(state)
     raise TypeError(f"agents play tabuleiro states or views, not {type(state).__name__}")
 
 
