@@ -91,6 +91,26 @@ def test_specs_set_every_search_knob_with_typed_values() -> None:
     assert arena.parse_agent(("mine", FIRST)).label == "mine"
 
 
+def test_colon_separated_items_and_levels_once_agents_has_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the `tabuleiro play --seats` spelling
+    assert arena.parse_agent("mcts:iterations=500:c=1.0").label == "mcts:iterations=500,c=1.0"
+    # level:N is agents.make("level", level=N) as soon as that exists
+    made: list[dict[str, Any]] = []
+
+    def make(name: str, **kw: Any) -> agents.Agent:
+        if name == "level":
+            made.append(kw)
+            return agents.make("ismcts", iterations=10 * kw["level"], seed=kw.get("seed", 0))
+        return real_make(name, **kw)
+
+    real_make = agents.make
+    monkeypatch.setattr(agents, "NAMES", agents.NAMES + ("level",))
+    monkeypatch.setattr(agents, "make", make)
+    e = arena.parse_agent("level:5")
+    assert e.label == "level:5" and made == [{"level": 5}] and e.agent == real_make("ismcts", iterations=50)
+    assert arena.parse_agent("level:3,seed=2").label == "level:3,seed=2"
+
+
 @pytest.mark.parametrize("spec, part", [
     ("ismcts:iterations=lots", "iterations='lots'"),
     ("ismcts:iterations=2.5", "iterations='2.5'"),
@@ -219,6 +239,15 @@ def test_multiplayer_summary_shares_scores_and_ratings() -> None:
     assert "greedy" in str(s)
 
 
+def test_head_to_head_of_several_agents_in_a_two_player_game() -> None:
+    s = arena.run("capivarias", ["greedy", "random", "flatmc:iterations=20"], deals=3, seed=6, jobs=1)
+    assert "pair" not in s and len(s["head_to_head"]) == 3
+    for h in s["head_to_head"]:
+        assert h["wins"] + h["draws"] + h["losses"] == 6 and h["pairs"] == 3
+        assert sum(h["penta"]) == 3
+    assert s["head_to_head"][0]["agent"] == "greedy" and s["head_to_head"][0]["opponent"] == "random"
+
+
 def test_fewer_agents_than_seats_fill_the_table_in_turn() -> None:
     s = arena.run("capulana", ["greedy", "random"], params={"players": 4}, deals=1, seed=2, jobs=1)
     assert s["games"] == 2 and {r["games"] for r in s["standings"]} == {4}
@@ -294,8 +323,8 @@ SIM_SPRT = dict(elo0=5.0, elo1=25.0, alpha=0.05, beta=0.05)
 def test_sprt_on_simulated_results_quick(model: str) -> None:
     sprt = arena.SPRT(model=model, **SIM_SPRT)
     rng = random.Random(2024)
-    assert sum(simulate_sprt(30, sprt, rng)[0] == "H1" for _ in range(15)) >= 13
-    assert sum(simulate_sprt(0, sprt, rng)[0] == "H0" for _ in range(15)) >= 13
+    assert sum(simulate_sprt(30, sprt, rng)[0] == "H1" for _ in range(8)) >= 7
+    assert sum(simulate_sprt(0, sprt, rng)[0] == "H0" for _ in range(8)) >= 7
 
 
 @pytest.mark.slow
@@ -425,6 +454,7 @@ def ray_local() -> Any:
     ray.shutdown()
 
 
+@pytest.mark.slow
 def test_ray_backend_gives_the_local_results(tmp_path: Path, ray_local: Any) -> None:
     kw: dict[str, Any] = dict(deals=3, seed=21, params={"players": 3})
     agents_ = ["greedy", "random", "mcts:iterations=25"]

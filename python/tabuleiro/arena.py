@@ -42,12 +42,11 @@ import json
 import math
 import os
 import random as _random
-import sys
 import time
 import typing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
 from . import agents as _agents
 from ._game import Game, load_game
@@ -66,6 +65,9 @@ __all__ = [
     "plot",
     "run",
     "elo_from_score",
+    "tables",
+    "rotations",
+    "PENTA_SCORES",
 ]
 
 _MASK = (1 << 64) - 1
@@ -173,10 +175,11 @@ def _parse_loose(text: str) -> Any:
 
 
 def _split_params(spec: str, text: str) -> dict[str, str]:
+    """``key=value`` items separated by commas (or colons, as ``tabuleiro play --seats`` writes them)."""
     out: dict[str, str] = {}
     if not text.strip():
         return out
-    for part in text.split(","):
+    for part in text.replace(":", ",").split(","):
         if "=" not in part:
             raise ValueError(f"agent spec {spec!r}: {part.strip()!r} is not key=value")
         k, v = part.split("=", 1)
@@ -303,8 +306,20 @@ def parse_agent(spec: Any) -> AgentEntry:
     name, sep, rest = text.partition(":")
     name = name.strip()
     if name == "level":
-        raise ValueError(f"agent spec {spec!r}: strength levels do not exist yet in tabuleiro.agents; "
-                         f"give a search instead, e.g. ismcts:iterations=2000")
+        if "level" not in _agents.NAMES:
+            raise ValueError(f"agent spec {spec!r}: strength levels do not exist yet in tabuleiro.agents; "
+                             f"give a search instead, e.g. ismcts:iterations=2000")
+        # once agents.make("level", level=N) exists (tabuleiro play looks for the same)
+        first, _, more = rest.partition(",")
+        raw = _split_params(spec, more if "=" not in first else rest)
+        if "=" not in first:
+            raw["level"] = first.strip()
+        try:
+            lv = {k: int(v) for k, v in raw.items()}
+            agent = _agents.make("level", **lv)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"agent spec {spec!r}: {e}") from None
+        return AgentEntry(f"level:{lv.get('level')}" + (f",seed={lv['seed']}" if lv.get("seed") else ""), agent=agent)
     if name in _agents.NAMES:
         raw = _split_params(spec, rest)
         if name in ("random", "greedy"):
@@ -552,8 +567,12 @@ _WORKERS: dict[int, _Worker] = {}
 _WORKER: Optional[_Worker] = None
 
 
-def _init_worker(cfg: _Config) -> None:
+def _init_worker(cfg: _Config, ignore_sigint: bool = False) -> None:
     global _WORKER
+    if ignore_sigint:
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER = _Worker(cfg)
 
 
@@ -592,43 +611,54 @@ class _Inline:
     def cancel(self) -> None:
         self.queue.clear()
 
-    def close(self) -> None:
+    def close(self, abort: bool = False) -> None:
         pass
 
 
 class _Pool:
-    def __init__(self, cfg: _Config, jobs: int) -> None:
-        import concurrent.futures as cf
-        import multiprocessing as mp
+    """Worker processes (multiprocessing, spawn: safe with the progress bar's
+    thread, and the same on every platform). Workers ignore SIGINT: Ctrl-C
+    reaches the driver, which terminates them."""
 
-        self.cf = cf
-        # spawn: safe with the progress bar's thread, and the same on every platform
-        self.ex = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"),
-                                         initializer=_init_worker, initargs=(cfg,))
-        self.futs: dict[Any, int] = {}
+    def __init__(self, cfg: _Config, jobs: int) -> None:
+        import multiprocessing as mp
+        import queue
+
+        self.pool = mp.get_context("spawn").Pool(jobs, initializer=_init_worker, initargs=(cfg, True))
+        self.done: "queue.Queue[tuple[int, Any, bool]]" = queue.Queue()
+        self.n = 0
 
     def submit(self, tag: int, specs: Sequence[GameSpec]) -> None:
-        self.futs[self.ex.submit(_pool_play, specs)] = tag
+        self.n += 1
+        self.pool.apply_async(_pool_play, (list(specs),),
+                              callback=lambda res: self.done.put((tag, res, True)),
+                              error_callback=lambda exc: self.done.put((tag, exc, False)))
 
     def wait(self) -> list[tuple[int, list[dict[str, Any]]]]:
-        done, _ = self.cf.wait(list(self.futs), return_when=self.cf.FIRST_COMPLETED)
         out = []
-        for f in done:
-            tag = self.futs.pop(f)
-            if not f.cancelled():
-                out.append((tag, f.result()))
-        return out
+        item = self.done.get()
+        while True:
+            tag, res, ok = item
+            self.n -= 1
+            if not ok:
+                raise res
+            out.append((tag, res))
+            if self.done.empty():
+                return out
+            item = self.done.get()
 
     def pending(self) -> int:
-        return len(self.futs)
+        return self.n
 
     def cancel(self) -> None:
-        for f in list(self.futs):
-            if f.cancel():
-                del self.futs[f]
+        pass                     # queued chunks are few (two a worker): let them finish
 
-    def close(self) -> None:
-        self.ex.shutdown(wait=True, cancel_futures=True)
+    def close(self, abort: bool = False) -> None:
+        if abort:
+            self.pool.terminate()
+        else:
+            self.pool.close()
+        self.pool.join()
 
 
 class _Ray:
@@ -673,7 +703,11 @@ class _Ray:
             pass
         self.refs.clear()
 
-    def close(self) -> None:
+    def close(self, abort: bool = False) -> None:
+        if abort:
+            for r in list(self.refs):
+                self.ray.cancel(r, force=True)
+            self.refs.clear()
         if self.started:
             self.ray.shutdown()
 
@@ -684,7 +718,7 @@ class _Ray:
 
 def _key(rec: Mapping[str, Any]) -> tuple[Any, ...]:
     """What identifies a game: the game and its parameters, the deal and who sits where."""
-    return (rec["game"], json.dumps(rec["params"], sort_keys=True), rec["deal_seed"], tuple(rec["seats"]))
+    return (rec["game"], tuple(sorted(rec["params"].items())), rec["deal_seed"], tuple(rec["seats"]))
 
 
 def read_results(path: Union[str, os.PathLike[str]], *, repair: bool = False) -> list[dict[str, Any]]:
@@ -776,7 +810,6 @@ def _mle_normalized(phat: Sequence[float], t: float, mu_ref: float = 0.5, _depth
     the fixed point is the same); when phi has no sign change there, the
     solution for t/2 is the starting point instead (a hypothesis far from the
     results, e.g. a large elo1 with an even score)."""
-    n = len(PENTA_SCORES)
     p = list(phat)
     for attempt in range(2):
         ok = True
@@ -1099,29 +1132,41 @@ def summarize(records: Iterable[Mapping[str, Any]], *, agents: Optional[Sequence
     summary["standings"] = standings
     if ratings and ratings[0].get("rating_mu") is None:
         summary["note"] = "ratings need openskill: pip install 'tabuleiro[arena]'"
-    # --- two agents, two players: W/D/L, pentanomial, Elo --------------------------
+    # --- two players: W/D/L, pentanomial, Elo of each pair of agents ---------------
     if two:
-        wins = draws = losses = 0
-        penta = [0] * 5
-        by_deal: dict[tuple[int, int], list[float]] = {}
-        for r in recs:
-            i = r["seats"].index(labels[0])
-            pts = _pair_points(r["returns"][i], r["returns"][1 - i])
-            wins += pts == 1.0
-            draws += pts == 0.5
-            losses += pts == 0.0
-            by_deal.setdefault(_deal_key(r), []).append(pts)
-        for pts_list in by_deal.values():
-            if len(pts_list) == 2:
-                penta[int(round(sum(pts_list) * 2))] += 1
-        summary["pair"] = dict(agent=labels[0], opponent=labels[1], wins=wins, draws=draws, losses=losses,
-                               penta=penta, pairs=sum(penta), **_pentanomial_stats(penta))
+        summary["pair"] = _pair_stats(recs, labels[0], labels[1])
+    elif n_players == 2:
+        summary["head_to_head"] = [_pair_stats(recs, a, b) for a, b in itertools.combinations(labels, 2)]
     summary["timing"] = _timing(recs, labels, index)
     if sprt is not None:
         # games that were in flight when the SPRT decided: they depend on the
         # backend and job count, so they live outside the statistics
         summary["extra_games"] = extra
     return summary
+
+
+def _pair_stats(recs: Sequence[Mapping[str, Any]], a: str, b: str) -> dict[str, Any]:
+    """``a`` against ``b`` in two-player games: W/D/L, the pentanomial counts of
+    the deals where both seatings were played, the score and Elo with its 95%
+    interval from the pair scores."""
+    wins = draws = losses = 0
+    by_deal: dict[tuple[int, int], list[float]] = {}
+    for r in recs:
+        seats = r["seats"]
+        if a not in seats or b not in seats:
+            continue
+        i = seats.index(a)
+        pts = _pair_points(r["returns"][i], r["returns"][1 - i])
+        wins += pts == 1.0
+        draws += pts == 0.5
+        losses += pts == 0.0
+        by_deal.setdefault(_deal_key(r), []).append(pts)
+    penta = [0] * 5
+    for pts_list in by_deal.values():
+        if len(pts_list) == 2:
+            penta[int(round(sum(pts_list) * 2))] += 1
+    return dict(agent=a, opponent=b, wins=wins, draws=draws, losses=losses, penta=penta, pairs=sum(penta),
+                **_pentanomial_stats(penta))
 
 
 def _openskill(recs: Sequence[Mapping[str, Any]], labels: Sequence[str],
@@ -1138,13 +1183,19 @@ def _openskill(recs: Sequence[Mapping[str, Any]], labels: Sequence[str],
         teams = [[rating[a]] for a in seats]
         ranks: list[float] = [1.0 + sum(1 for y in ret if y > x) for x in ret]
         new = model.rate(teams, ranks=ranks)
+        if len(set(seats)) == len(seats):
+            for a, team in zip(seats, new):
+                rating[a] = team[0]
+            continue
+        # an agent in several seats (fewer agents than seats): the mean of its updates
         got: dict[int, list[Any]] = {}
         for a, team in zip(seats, new):
             got.setdefault(a, []).append(team[0])
         for a, rs in got.items():
-            mu = sum(x.mu for x in rs) / len(rs)
-            sigma = sum(x.sigma for x in rs) / len(rs)
-            rating[a] = model.rating(mu=mu, sigma=sigma, name=labels[a])
+            x = rs[0]
+            x.mu = sum(y.mu for y in rs) / len(rs)
+            x.sigma = sum(y.sigma for y in rs) / len(rs)
+            rating[a] = x
     return [{"rating_mu": x.mu, "rating_sigma": x.sigma, "rating_ordinal": x.mu - 3 * x.sigma} for x in rating]
 
 
@@ -1157,14 +1208,23 @@ def _timing(recs: Sequence[Mapping[str, Any]], labels: Sequence[str], index: Map
     it_sum = [0] * len(labels)
     for r in recs:
         seats = [index[s] for s in r["seats"]]
+        n = len(seats)
+        tot, cnt, itt, itc = [0] * n, [0] * n, [0] * n, [0] * n
+        movers = r.get("movers") or ()
+        for m, t in zip(movers, r.get("us") or ()):
+            tot[m] += t
+            cnt[m] += 1
         its = r.get("iters")
-        for j, (m, t) in enumerate(zip(r.get("movers") or (), r.get("us") or ())):
-            a = seats[m]
-            moves[a] += 1
-            us[a] += t
-            if its is not None and its[j] is not None:
-                it_moves[a] += 1
-                it_sum[a] += its[j]
+        if its is not None:
+            for m, it in zip(movers, its):
+                if it is not None:
+                    itt[m] += it
+                    itc[m] += 1
+        for p, a in enumerate(seats):
+            moves[a] += cnt[p]
+            us[a] += tot[p]
+            it_moves[a] += itc[p]
+            it_sum[a] += itt[p]
     out = {}
     for a, lab in enumerate(labels):
         out[lab] = {"moves": moves[a], "ms_per_move": us[a] / moves[a] / 1000 if moves[a] else None,
@@ -1200,6 +1260,9 @@ def format_summary(s: Mapping[str, Any]) -> str:
         if p["score"] is not None:
             lines.append(f"  score {p['score']:.3f}, Elo {_num(p['elo'], '+.1f')} "
                          f"(95% {_num(p['elo_lo'], '+.1f')} to {_num(p['elo_hi'], '+.1f')})")
+    for p in s.get("head_to_head", []):
+        lines.append(f"  {p['agent']} vs {p['opponent']}: W {p['wins']} D {p['draws']} L {p['losses']}, "
+                     f"Elo {_num(p['elo'], '+.0f')} (95% {_num(p['elo_lo'], '+.0f')} to {_num(p['elo_hi'], '+.0f')})")
     w = max(len("agent"), *(len(r["agent"]) for r in s["standings"]))
     lines.append(f"{'agent':<{w}}  games  win share (95%)       fair   score  margin  rating (sigma)  ms/move  iter/move")
     for r in sorted(s["standings"], key=lambda r: -(r.get("win_share") or 0.0)):
@@ -1229,7 +1292,7 @@ def plot(summary: Mapping[str, Any], path: Union[str, os.PathLike[str]]) -> None
     rows.sort(key=lambda r: r["win_share"])
     has_rating = any(r.get("rating_mu") is not None for r in rows)
     panels = 1 + has_rating + ("sprt" in summary)
-    fig, axes = plt.subplots(1, panels, figsize=(5.2 * panels, 1.2 + 0.45 * max(3, len(rows))), squeeze=False)
+    fig, axes = plt.subplots(1, panels, figsize=(5.2 * panels, 1.8 + 0.4 * max(3, len(rows))), squeeze=False)
     ax = axes[0][0]
     ys = list(range(len(rows)))
     xs = [r["win_share"] for r in rows]
@@ -1411,10 +1474,10 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
         Path(out).parent.mkdir(parents=True, exist_ok=True)
         for r in read_results(out, repair=True):
             have.setdefault(_key(r), r)
-    params_json = json.dumps(g.params, sort_keys=True)
+    params_key = tuple(sorted(g.params.items()))
 
     def key_of(gs: GameSpec) -> tuple[Any, ...]:
-        return (g.name, params_json, gs[1], tuple(labels[a] for a in gs[2]))
+        return (g.name, params_key, gs[1], tuple(labels[a] for a in gs[2]))
 
     results: dict[int, dict[str, Any]] = {}
     for i, gs in enumerate(plan):
@@ -1457,6 +1520,7 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
         standings.add(r)
     fh = open(out, "a", encoding="utf-8") if out is not None else None
     runner: Any = None
+    aborted = True
     try:
         if todo and decided is None:
             if backend == "ray":
@@ -1505,9 +1569,10 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
                     last_update = now
                     bar.update(len(results), standings.text((llr, sprt) if isinstance(sprt, SPRT) else None))
             bar.update(len(results), standings.text((llr, sprt) if isinstance(sprt, SPRT) else None))
+        aborted = False
     finally:
         if runner is not None:
-            runner.close()
+            runner.close(abort=aborted)
         if fh is not None:
             fh.close()
         bar.close()
