@@ -215,6 +215,53 @@ static int g_action_to_string(const void *r, int a, char *buf, size_t n) {
     return len < 0 ? -SR_E_RANGE : len;
 }
 
+/* ---- observation (docs/observations.md) ------------------------------------------ */
+
+/* Floats of the observation for a table of C cards: 26 + 14 C (418 for 28). */
+static int cv_observation_size(const cv_rules *r) { return 26 + 14 * r->ncards; }
+
+static void put_bits(float *o, uint32_t m) {
+    for (; m; m &= m - 1) o[tb_ctz32(m)] = 1.0f;
+}
+
+/* view(player): everything but the river cards' identities (their modifiers
+ * are seen), the pile below its top (its count and top modifier are seen)
+ * and the seed (R20) -- exactly what cv_infostate_key hashes. Seats are
+ * relative: "me" is player, "opponent" 1 - player. */
+static void g_observation(const void *rules, const void *state, int player, float *out) {
+    const cv_rules *r = (const cv_rules *)rules;
+    const cv_state *s = (const cv_state *)state;
+    const int C = r->ncards, me = player & 1, op = 1 - me;
+    memset(out, 0, sizeof(float) * (size_t)cv_observation_size(r));
+    float *o = out;
+    o[me] = 1.0f;                                                  /* 0: seat */
+    if (s->to_move != CV_NONE) o[2 + (s->to_move != me)] = 1.0f;   /* 2: to move: me, opponent */
+    if (s->round >= 1 && s->round <= CV_MAX_ROUNDS) o[4 + s->round - 1] = 1.0f;   /* 4: round 1..9 */
+    o[13] = s->wins[me];                                           /* 13: round wins */
+    o[14] = s->wins[op];
+    if (s->last_taker != CV_NONE) o[15 + (s->last_taker != me)] = 1.0f;   /* 15: last taker */
+    if (s->winner != CV_NONE) o[17 + (s->winner != me)] = 1.0f;           /* 17: winner */
+    o[19] = s->expansion;                                          /* 19 */
+    o += 20;
+    for (int i = 0; i < CV_SEGMENTS; ++i) {                        /* 20 + i (3C + 1) */
+        put_bits(o, s->side[i][me]);
+        put_bits(o + C, s->side[i][op]);
+        if (s->capionca[i] != CV_NONE) o[2 * C + s->capionca[i]] = 1.0f;
+        o[3 * C] = r->modifier_of[s->river[i]];
+        o += 3 * C + 1;
+    }
+    for (int j = 0; j < s->n_avail && j < 4; ++j) o[j * C + s->avail[j]] = 1.0f;   /* available row */
+    o += 4 * C;
+    const int np = s->n_pile - s->pile_top;
+    o[0] = (float)np;                                              /* pile count, top seen, its modifier */
+    if (np > 0) {
+        o[1] = 1.0f;
+        o[2] = r->modifier_of[s->pile[s->pile_top]];
+    }
+    o += 3;
+    put_bits(o, s->discard);                                       /* discard pile */
+}
+
 int cv_make_game(const void *rules, const int *params, sr_game *g, char *msg, size_t n) {
     const cv_rules *r = (const cv_rules *)rules;
     if (!r || r->ncards < 1) return fail(SR_E_STATE, msg, n, "the Capivárias card table is not loaded");
@@ -247,6 +294,8 @@ int cv_make_game(const void *rules, const int *params, sr_game *g, char *msg, si
     g->action_to_string = g_action_to_string;
     g->encode = cv_encode_state;
     g->decode = cv_decode_state;
+    g->info.observation_size = cv_observation_size(r);
+    g->observation = g_observation;
     return SR_OK;
 }
 

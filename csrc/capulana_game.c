@@ -661,6 +661,101 @@ static int g_action_to_string(const void *rules, int action, char *buf, size_t n
     return len < 0 ? -SR_E_RANGE : len;
 }
 
+/* ---- observation (docs/observations.md) ------------------------------------------ */
+
+#define CP_OBS_ROW (CP_NCARDS + 14)   /* one row position: card one-hot, placement one-hot */
+#define CP_OBS_PLAYER (3 + CP_NCARDS + CP_MAX_ROW * CP_OBS_ROW)   /* 964 */
+
+/* Floats of the observation for n players: the header 4n + 79, the offer
+ * block 2n^2 + 7n + 124, and 964 per player (2: 2161, 3: 3146, 4: 4135,
+ * 5: 5128). */
+static int cp_observation_size(int n) {
+    return (4 * n + 79) + (2 * n * n + 7 * n + 124) + n * CP_OBS_PLAYER;
+}
+
+static void put_bits64(float *o, uint64_t m) {
+    for (; m; m &= m - 1) o[tb_ctz64(m)] = 1.0f;
+}
+
+static inline uint64_t obs_offer_cards(const cp_state *s, int k) {
+    int q = cp_offerer(s, k);
+    uint64_t m = s->hold[q] & s->offered;
+    return k < s->players ? m & ~s->second : m & s->second;
+}
+
+/* view(player), exactly what cp_infostate_key hashes, with seats relative
+ * to player (seat r is player (player + r) mod n): others' hands and offers
+ * only as counts and known cards (R6), others' rows as they stood when the
+ * current weaving step began (R7), no deck order, no seed. */
+static void g_observation(const void *rules, const void *state, int player, float *out) {
+    (void)rules;
+    const cp_state *s = state;
+    const int n = s->players;
+    memset(out, 0, sizeof(float) * (size_t)cp_observation_size(n));
+#define REL(q) (((q) - player + n) % n)
+    float *o = out;
+    o[player] = 1.0f;                                               /* seat */
+    o += n;
+    if (s->round >= 1 && s->round <= CP_ROUNDS) o[s->round - 1] = 1.0f;   /* round 1..4 */
+    o += CP_ROUNDS;
+    o[REL(s->start)] = 1.0f;                                        /* start player */
+    o += n;
+    if (s->phase <= CP_PHASE_OVER) o[s->phase] = 1.0f;             /* offer, weave, over */
+    o += 3;
+    if (s->to_move < n) o[REL(s->to_move)] = 1.0f;                 /* to move */
+    o += n;
+    for (int q = 0; q < n; ++q)
+        if (s->weave_done >> q & 1) o[REL(q)] = 1.0f;
+    o += n;                                                         /* finished weaving */
+    for (int i = 0; i < CP_NOBJECTIVES; ++i)
+        if (s->objectives >> i & 1) o[i] = 1.0f;
+    o += CP_NOBJECTIVES;                                            /* revealed objectives */
+    o[0] = (float)(s->deck_n - s->deck_top);                        /* deck count */
+    o += 1;
+    put_bits64(o, s->known);                                        /* known cards (R6) */
+    o += CP_NCARDS;
+    /* offer block: zero outside the offer phase */
+    if (s->phase == CP_PHASE_OFFER) {
+        for (int j = 0; j < n; ++j) o[j] = s->slots[j];
+        int made = s->n_offers + s->open;
+        o[n + s->n_offers] = 1.0f;
+        o[n + 2 * n + 1] = s->open;
+        float *ok = o + 3 * n + 2;
+        for (int k = 0; k < made && k < 2 * n; ++k) {
+            float *e = ok + k * (n + 2);
+            uint64_t m = obs_offer_cards(s, k);
+            e[0] = 1.0f;
+            if (s->offer_slot[k] < n) e[1 + s->offer_slot[k]] = 1.0f;
+            e[n + 1] = (float)tb_popcount64(m);
+            if (cp_offerer(s, k) == player) put_bits64(ok + 2 * n * (n + 2) + (k < n ? 0 : CP_NCARDS), m);
+        }
+    }
+    o += 2 * n * n + 7 * n + 124;
+    for (int rq = 0; rq < n; ++rq, o += CP_OBS_PLAYER) {
+        const int q = (player + rq) % n;
+        int len = s->rlen[q];
+        if (q == player) {
+            uint64_t hand = s->hold[q] & ~s->offered;
+            o[0] = (float)tb_popcount64(hand);
+            put_bits64(o + 1, hand);
+            o[1 + CP_NCARDS] = s->woven[q];
+        } else {
+            uint64_t wm = cp_woven_mask(s, q);
+            o[0] = (float)(tb_popcount64(s->hold[q] & ~s->offered) + s->woven[q]);
+            put_bits64(o + 1, s->known & (s->hold[q] | wm));
+            len -= s->woven[q];
+        }
+        o[2 + CP_NCARDS] = (float)len;
+        float *row = o + 3 + CP_NCARDS;
+        for (int i = 0; i < len && i < CP_MAX_ROW; ++i) {
+            int c = s->rcard[q][i];
+            if (c < CP_NCARDS) row[i * CP_OBS_ROW + c] = 1.0f;
+            row[i * CP_OBS_ROW + CP_NCARDS + (i ? cp_place_of(s, c) : 0)] = 1.0f;
+        }
+    }
+#undef REL
+}
+
 int cp_make_game(const void *rules, const int *params, sr_game *g, char *msg, size_t n) {
     int players = params ? params[CP_PARAM_PLAYERS] : -1;
     if (players < CP_MIN_PLAYERS || players > CP_MAX_PLAYERS) {
@@ -692,6 +787,8 @@ int cp_make_game(const void *rules, const int *params, sr_game *g, char *msg, si
     g->action_to_string = g_action_to_string;
     g->encode = cp_encode_state;
     g->decode = cp_decode_state;
+    g->info.observation_size = cp_observation_size(players);
+    g->observation = g_observation;
     if (msg && n) msg[0] = 0;
     return SR_OK;
 }

@@ -29,6 +29,7 @@
 #define SR_MAX_ENCODED 1024      /* int64 fields of an encoded state */
 #define SR_MAX_PARAMS 4          /* integer parameters of a game instance */
 #define SR_MSG_LEN 256           /* room for an error message */
+#define SR_MAX_OBSERVATION 8192 /* floats of the largest observation tensor */
 #define SR_TERMINAL (-4)         /* current_player of a finished game (OpenSpiel's value) */
 
 /* A buffer any game's state fits in, aligned for it. */
@@ -57,6 +58,7 @@ typedef struct {
     int max_game_length;         /* no game has more actions than this */
     int hidden_information;      /* 1 = imperfect information (view/determinize matter) */
     size_t state_size;           /* bytes of a state (<= SR_MAX_STATE) */
+    int observation_size;        /* floats of observation() (<= SR_MAX_OBSERVATION) */
 } sr_game_info;
 
 typedef struct sr_game sr_game;
@@ -90,6 +92,12 @@ struct sr_game {
      * loadable state is): SR_OK, or SR_E_STATE with a message naming the first
      * problem. Any input, however malformed, is safe to pass. */
     int (*decode)(const void *rules, const int64_t *in, int n, void *state, char *msg, size_t msg_len);
+    /* The observation tensor of `player` (any player, to move or not, terminal
+     * states too): info.observation_size floats into out, a fixed layout per
+     * instance (docs/observations.md). It encodes exactly view(player) and
+     * nothing hidden from that player: a function of what infostate_key
+     * hashes, so equal views give equal tensors. Writes every float. */
+    void (*observation)(const void *rules, const void *state, int player, float *out);
 };
 
 /* ---- policy: what searches and agents use beyond the rules ------------------ */

@@ -181,6 +181,28 @@ static uint64_t g_key(const void *r, const void *state, int player) {
     return h;
 }
 
+/* The observation (docs/observations.md), 84 floats, seats relative to
+ * player: seat (2), to move: me, opponent (2), my hand (6, by card id),
+ * the opponent's hand count (1), the stock count (1), my pile then the
+ * opponent's, 6 positions bottom first, each a card one-hot (2 x 36): what
+ * g_key hashes. */
+#define TOY_OBSERVATION_SIZE 84
+static void g_observation(const void *r, const void *state, int player, float *out) {
+    (void)r;
+    const toy_state *s = (const toy_state *)state;
+    const int me = player & 1, op = 1 - me;
+    memset(out, 0, sizeof(float) * TOY_OBSERVATION_SIZE);
+    out[me] = 1.0f;
+    if (s->to_move != TOY_NONE) out[2 + (s->to_move != me)] = 1.0f;
+    for (unsigned m = s->hand[me]; m; m &= m - 1) out[4 + lowest(m)] = 1.0f;
+    out[10] = (float)popcount8(s->hand[op]);
+    out[11] = (float)popcount8(s->stock);
+    for (int k = 0; k < 2; ++k) {
+        const int p = k ? op : me;
+        for (int i = 0; i < s->n_pile[p] && i < TOY_CARDS; ++i) out[12 + 36 * k + 6 * i + s->pile[p][i]] = 1.0f;
+    }
+}
+
 static int g_action_to_string(const void *rules, int action, char *buf, size_t n) {
     const toy_rules *r = (const toy_rules *)rules;
     if (action < 0 || action >= TOY_CARDS) return -SR_E_RANGE;
@@ -214,6 +236,8 @@ int toy_make_game(const void *rules, const int *params, sr_game *g, char *msg, s
     g->action_to_string = g_action_to_string;
     g->encode = toy_encode_state;
     g->decode = toy_decode_state;
+    g->info.observation_size = TOY_OBSERVATION_SIZE;
+    g->observation = g_observation;
     return SR_OK;
 }
 

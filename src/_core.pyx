@@ -191,7 +191,8 @@ cdef class CoreGame:
         return {"name": i.name.decode(), "num_players": i.num_players,
                 "num_distinct_actions": i.num_distinct_actions, "min_utility": i.min_utility,
                 "max_utility": i.max_utility, "max_game_length": i.max_game_length,
-                "hidden_information": bool(i.hidden_information), "state_size": i.state_size}
+                "hidden_information": bool(i.hidden_information), "state_size": i.state_size,
+                "observation_size": i.observation_size}
 
     def action_to_string(self, int action):
         """Notation of an action id (ValueError when out of range)."""
@@ -489,3 +490,4 @@ cdef int _check_player(player, int n) except -1:
 
 include "capivarias_extras.pxi"
 include "capulana_extras.pxi"
+include "batch.pxi"

@@ -1,5 +1,5 @@
 # Declarations of csrc/game.h and csrc/search/search.h for Cython (one .pxd per C header pair).
-from libc.stdint cimport uint64_t, int64_t, uint8_t
+from libc.stdint cimport uint64_t, int64_t, uint8_t, int32_t
 
 cdef extern from "game.h" nogil:
     enum:
@@ -10,6 +10,8 @@ cdef extern from "game.h" nogil:
         SR_MAX_PARAMS
         SR_MSG_LEN
         SR_TERMINAL
+        SR_MAX_OBSERVATION
+        SR_STATE_ALIGN
     enum:
         SR_OK
         SR_E_TERMINAL
@@ -33,6 +35,7 @@ cdef extern from "game.h" nogil:
         int max_game_length
         int hidden_information
         size_t state_size
+        int observation_size
 
     ctypedef struct sr_game:
         sr_game_info info
@@ -49,6 +52,7 @@ cdef extern from "game.h" nogil:
         int (*action_to_string)(const void *rules, int action, char *buf, size_t n) noexcept nogil
         int (*encode)(const void *rules, const void *state, int64_t *out, int max) noexcept nogil
         int (*decode)(const void *rules, const int64_t *inp, int n, void *state, char *msg, size_t msg_len) noexcept nogil
+        void (*observation)(const void *rules, const void *state, int player, float *out) noexcept nogil
 
     ctypedef struct sr_policy:
         int (*greedy_index)(const void *rules, const void *state, const int *legal, int n, uint64_t *rng) noexcept nogil
@@ -133,3 +137,20 @@ cdef extern from "search/search.h" nogil:
 cdef extern from "game.h" nogil:
     int sr_run_polled(void (*work)(void *) noexcept nogil, void *arg, volatile int *stop, const volatile int *external,
                       int (*poll)(void *) noexcept, void *ctx, int poll_ms, int *polled)
+
+
+cdef extern from "batch.h" nogil:
+    ctypedef struct sr_batch_out:
+        float *obs
+        uint8_t *mask
+        float *rewards
+        uint8_t *done
+        int32_t *player
+        int32_t *length
+
+    void sr_batch_reset(const sr_game *g, void *states, size_t stride, uint64_t *rng, int first, int count,
+                        const sr_batch_out *out)
+    int sr_batch_step(const sr_game *g, void *states, size_t stride, uint64_t *rng, const int32_t *actions,
+                      int first, int count, const sr_batch_out *out, int *bad)
+    int sr_batch_step_threads(const sr_game *g, void *states, size_t stride, uint64_t *rng, const int32_t *actions,
+                              int n, const sr_batch_out *out, int *bad, int threads)

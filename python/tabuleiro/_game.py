@@ -43,6 +43,8 @@ class GameInfo:
     max_utility: float
     max_game_length: int
     hidden_information: bool
+    #: floats of ``State.observation(player)`` (docs/observations.md)
+    observation_size: int = 0
 
 
 def check_seed(seed: Any, what: str = "seed") -> int:
@@ -103,7 +105,8 @@ class Game:
         self._core.owner = self
         i = self._core.info
         self._info = GameInfo(i["name"], i["num_players"], i["num_distinct_actions"], i["min_utility"],
-                              i["max_utility"], i["max_game_length"], i["hidden_information"])
+                              i["max_utility"], i["max_game_length"], i["hidden_information"],
+                              i["observation_size"])
 
     # --- facts ------------------------------------------------------------------------
     @property
@@ -123,6 +126,17 @@ class Game:
     @property
     def num_distinct_actions(self) -> int:
         return self._info.num_distinct_actions
+
+    @property
+    def observation_size(self) -> int:
+        """Floats of an observation tensor (docs/observations.md)."""
+        return self._info.observation_size
+
+    def batch(self, n: int, *, seed: int, threads: int = 1) -> Any:
+        """n games of this game stepped together in C (:class:`tabuleiro.vector.Batch`, needs numpy)."""
+        from .vector import Batch
+
+        return Batch(self, n, seed=seed, threads=threads)
 
     @property
     def search_defaults(self) -> dict[str, Any]:

@@ -204,6 +204,13 @@ class State(_core.CoreState):
         check_seed(seed)
         return self._determinize(player, seed)  # type: ignore[no-any-return]
 
+    def observation(self, player: int, *, out: Any = None) -> Any:
+        """The observation tensor of ``player`` (docs/observations.md): a
+        fixed-size float32 encoding of ``view(player)`` and nothing else.
+        Written into ``out`` (a writable C-contiguous float32 buffer such as a
+        numpy array, no copy) and returned; a new ``array('f')`` without one."""
+        return _core.observation(self, self._check_player(player), out)
+
     def view(self, player: int) -> dict[str, Any]:
         """What ``player`` sees: ``to_dict()`` with everything hidden from them
         replaced by counts, and no seed (RULES.md part 4)."""

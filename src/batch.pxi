@@ -1,0 +1,187 @@
+# --- observations and batched stepping (csrc/batch.h; tabuleiro.vector) ---------------
+# Included at the end of _core.pyx. Buffers are any writable C-contiguous
+# objects with the buffer protocol (numpy arrays, array.array, bytearray):
+# C writes into them directly, nothing is copied.
+from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE, PyBUF_C_CONTIGUOUS, PyBUF_FORMAT
+from libc.stdint cimport int32_t, uintptr_t
+from array import array as _array
+
+
+cdef int _get_buf(object obj, Py_buffer *view, Py_ssize_t nbytes, str what, bint writable) except -1:
+    flags = PyBUF_C_CONTIGUOUS | (PyBUF_WRITABLE if writable else 0)
+    PyObject_GetBuffer(obj, view, flags)
+    if view.len < nbytes:
+        PyBuffer_Release(view)
+        raise ValueError(f"{what}: the buffer has {view.len} bytes, {nbytes} are needed")
+    return 0
+
+
+cdef int _observe_into(CoreState st, int player, object out) except -1:
+    cdef const sr_game *g = st._g()
+    cdef Py_buffer view
+    _get_buf(out, &view, sizeof(float) * g.info.observation_size, "observation", True)
+    try:
+        if view.itemsize != sizeof(float):
+            raise ValueError("observation: a float32 buffer is needed")
+        g.observation(g.rules, st.s.b, player, <float *> view.buf)
+    finally:
+        PyBuffer_Release(&view)
+    return 0
+
+
+def observation(CoreState st, player, out=None):
+    """The observation tensor of `player` (docs/observations.md): written
+    into `out` (a writable C-contiguous float32 buffer of at least
+    observation_size items) and returned; a new array('f') without one."""
+    cdef const sr_game *g = st._g()
+    _check_player(player, g.info.num_players)
+    if out is None:
+        out = _array("f", bytes(sizeof(float) * g.info.observation_size))
+    _observe_into(st, player, out)
+    return out
+
+
+def legal_mask_into(CoreState st, out):
+    """Write the legal-action mask (uint8, num_distinct_actions) into out; the legal count."""
+    cdef const sr_game *g = st._g()
+    cdef Py_buffer view
+    _get_buf(out, &view, g.info.num_distinct_actions, "mask", True)
+    try:
+        if view.itemsize != 1:
+            raise ValueError("mask: a uint8 / int8 buffer is needed")
+        return sr_legal_mask(g, st.s.b, <uint8_t *> view.buf)
+    finally:
+        PyBuffer_Release(&view)
+
+
+cdef class CoreBatch:
+    """n games of one CoreGame in one aligned C array, with per-game
+    generators (rng[i] = splitmix of seed and i) and bound output buffers."""
+    cdef CoreGame cg
+    cdef readonly int n
+    cdef readonly int threads
+    cdef size_t stride
+    cdef void *raw
+    cdef uint8_t *states
+    cdef uint64_t *rng
+    cdef sr_batch_out out
+    cdef Py_buffer bufs[6]
+    cdef int nbufs
+    cdef readonly object buffers
+
+    def __cinit__(self, CoreGame cg, int n, uint64_t seed, int threads=1):
+        cdef int i
+        cdef uint64_t z
+        if n < 1:
+            raise ValueError(f"n must be at least 1, not {n}")
+        if not 1 <= threads <= 64:
+            raise ValueError(f"threads must be in [1, 64], not {threads}")
+        self.cg = cg
+        self.n = n
+        self.threads = threads
+        self.nbufs = 0
+        self.stride = (cg.g.info.state_size + SR_STATE_ALIGN - 1) // SR_STATE_ALIGN * SR_STATE_ALIGN
+        self.raw = PyMem_Malloc(self.stride * n + SR_STATE_ALIGN)
+        self.rng = <uint64_t *> PyMem_Malloc(sizeof(uint64_t) * n)
+        if self.raw == NULL or self.rng == NULL:
+            raise MemoryError()
+        self.states = <uint8_t *> ((<uintptr_t> self.raw + SR_STATE_ALIGN - 1) // SR_STATE_ALIGN * SR_STATE_ALIGN)
+        memset(self.raw, 0, self.stride * n + SR_STATE_ALIGN)
+        for i in range(n):   # splitmix64 of (seed, i): independent streams per game
+            z = seed + <uint64_t> (i + 1) * <uint64_t> 0x9E3779B97F4A7C15
+            z = (z ^ (z >> 30)) * <uint64_t> 0xBF58476D1CE4E5B9
+            z = (z ^ (z >> 27)) * <uint64_t> 0x94D049BB133111EB
+            self.rng[i] = z ^ (z >> 31)
+        memset(&self.out, 0, sizeof(sr_batch_out))
+
+    def __dealloc__(self):
+        self._release()
+        PyMem_Free(self.raw)
+        PyMem_Free(self.rng)
+
+    cdef void _release(self):
+        cdef int k
+        for k in range(self.nbufs):
+            PyBuffer_Release(&self.bufs[k])
+        self.nbufs = 0
+        memset(&self.out, 0, sizeof(sr_batch_out))
+
+    def bind(self, obs, mask, rewards, done, player, length):
+        """Bind the output buffers (None skips one): obs float32 n x
+        observation_size, mask uint8 n x num_distinct_actions, rewards
+        float32 n x num_players, done uint8 n, player int32 n, length int32 n."""
+        cdef const sr_game *g = &self.cg.g
+        cdef Py_ssize_t n = self.n
+        self._release()
+        specs = [(obs, 4 * n * g.info.observation_size, 4, "obs"), (mask, n * g.info.num_distinct_actions, 1, "mask"),
+                 (rewards, 4 * n * g.info.num_players, 4, "rewards"), (done, n, 1, "done"),
+                 (player, 4 * n, 4, "player"), (length, 4 * n, 4, "length")]
+        cdef void *ptrs[6]
+        cdef int k
+        for k in range(6):
+            obj, nbytes, item, what = specs[k]
+            ptrs[k] = NULL
+            if obj is None:
+                continue
+            _get_buf(obj, &self.bufs[self.nbufs], nbytes, what, True)
+            self.nbufs += 1
+            if self.bufs[self.nbufs - 1].itemsize != item:
+                self._release()
+                raise ValueError(f"{what}: items of {item} bytes are needed")
+            ptrs[k] = self.bufs[self.nbufs - 1].buf
+        self.out.obs = <float *> ptrs[0]
+        self.out.mask = <uint8_t *> ptrs[1]
+        self.out.rewards = <float *> ptrs[2]
+        self.out.done = <uint8_t *> ptrs[3]
+        self.out.player = <int32_t *> ptrs[4]
+        self.out.length = <int32_t *> ptrs[5]
+        self.buffers = (obs, mask, rewards, done, player, length)
+
+    def reset(self, seed=None):
+        """Restart every game (from new per-game generators when seed is given)."""
+        cdef uint64_t s, z
+        cdef int i
+        if seed is not None:
+            s = seed
+            for i in range(self.n):
+                z = s + <uint64_t> (i + 1) * <uint64_t> 0x9E3779B97F4A7C15
+                z = (z ^ (z >> 30)) * <uint64_t> 0xBF58476D1CE4E5B9
+                z = (z ^ (z >> 27)) * <uint64_t> 0x94D049BB133111EB
+                self.rng[i] = z ^ (z >> 31)
+        with nogil:
+            sr_batch_reset(&self.cg.g, self.states, self.stride, self.rng, 0, self.n, &self.out)
+
+    def step(self, actions=None):
+        """One action per game (an int32 buffer of n), or random legal actions
+        chosen in C (None). IllegalMoveError names the first illegal one (no
+        game is changed then)."""
+        cdef Py_buffer view
+        cdef const int32_t *acts = NULL
+        cdef int bad = -1, rc
+        if actions is not None:
+            PyObject_GetBuffer(actions, &view, PyBUF_C_CONTIGUOUS)
+            if view.len < 4 * self.n or view.itemsize != 4:
+                PyBuffer_Release(&view)
+                raise ValueError(f"actions: an int32 buffer of {self.n} items is needed")
+            acts = <const int32_t *> view.buf
+        try:
+            with nogil:
+                rc = sr_batch_step_threads(&self.cg.g, self.states, self.stride, self.rng, acts, self.n, &self.out,
+                                           &bad, self.threads)
+        finally:
+            if actions is not None:
+                PyBuffer_Release(&view)
+        if rc == SR_E_ILLEGAL:
+            raise IllegalMoveError(f"game {bad}: action {actions[bad]} is not legal")
+        if rc == SR_E_STUCK:
+            raise EngineError(f"{self.cg.name}: a game met an unfinished position with no legal action")
+        return 0
+
+    def state(self, int i):
+        """A copy of game i as a State (an empty move stack)."""
+        if not 0 <= i < self.n:
+            raise IndexError(f"game {i} is not in [0, {self.n})")
+        cdef CoreState st = self.cg._blank()
+        memcpy(st.s.b, self.states + <size_t> i * self.stride, self.cg.g.info.state_size)
+        st._mark_root()
+        return st
