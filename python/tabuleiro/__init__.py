@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ._errors import (EngineError, GameOverError, IllegalMoveError, InvalidMoveError, InvalidStateError,
                       TabuleiroError)
-from ._game import Game, GameInfo, games, load_game
+from ._game import Game, GameInfo, games, load_game, load_state, load_view
 from ._state import Move, Outcome, State
 from ._version import __version__
 
@@ -33,4 +33,6 @@ __all__ = [
     "__version__",
     "games",
     "load_game",
+    "load_state",
+    "load_view",
 ]
