@@ -1,5 +1,11 @@
 """The ``tabuleiro`` command.
 
+    tabuleiro play capivarias [--expansion] [--level N] [--seed N] [--load FILE]
+    tabuleiro play capulana [--players N] [--seats human,level:7,greedy]
+
+lets a person play against the AI in the terminal, seeing only their own view
+(docs/play.md; needs the ``play`` extra).
+
     tabuleiro demo [--game capivarias|capulana] [--seed N] [--expansion]
                    [--players N] [--quiet]
 
