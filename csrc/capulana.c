@@ -695,7 +695,7 @@ static int mask_to_ids(uint64_t m, uint8_t *out) {
     return n;
 }
 
-void cp_determinize(const cp_rules *r, const cp_state *s, int player, uint64_t seed, cp_state *out) {
+void cp_determinize_legacy(const cp_rules *r, const cp_state *s, int player, uint64_t seed, cp_state *out) {
     cp_state t = *s;
     uint64_t g = seed;
     int n = t.players;
@@ -756,6 +756,380 @@ void cp_determinize(const cp_rules *r, const cp_state *s, int player, uint64_t s
     t.deck_n = (uint8_t)rest;
     t.rng = rng_draw(&g);          /* no later event draws from it; any value will do */
     *out = t;
+}
+
+/* ---- determinize: others' hidden weaving of the current step (issue 13) ---------------------
+ *
+ * A world is: the unknown cards of every other player (drawn from the pool P of
+ * unseen black cards, or every unseen card in hand-made states that lack them),
+ * the deck order, and for every other player q who has finished (or is in) the
+ * weaving turn of this step, the cards q wove and their placements. Each world
+ * counts once. Write K_q for q's known cards (R6), u_q for q's unknown places
+ * and D_q for the pool cards that q's weaving uses (|D_q| <= 2). The number of
+ * card assignments that give every q a hand containing D_q (the D_q pairwise
+ * disjoint) depends only on t = sum |D_q|:
+ *     #assignments = (m - t)! / ((m - sum u)! prod (u_q - d_q)!)        (m = |P|),
+ * relative to t = 0 the factor prod falling(u_q, d_q) / falling(m, t). So a
+ * world is drawn by: (1) the vector (d_q) with weight
+ *     prod_q falling(u_q, d_q) S_q(d_q) / falling(m, t),
+ * S_q(d) = the number of q's weaving sequences that use d pool cards (over
+ * every choice of those cards); (2) each D_q with weight n_q(D_q), the number of
+ * q's sequences using exactly those pool cards; (3) the sequence uniformly
+ * among them; (4) the rest of each hand uniformly from P minus the D's, the
+ * deck shuffled. Steps (1)-(4) draw every pair (assignment, weaving) of a
+ * relaxed set uniformly; the relaxation is that two players' D may share a
+ * card and that a mid-turn first card showing a raw strip needs a clean card
+ * left in hand (R9), so the draw is accepted only when neither happens (exact:
+ * uniform over the accepted pairs). Sequence counts use per-card tables: a
+ * first placement leaves (v1, raw mask); the number of second placements of
+ * card b is cnt0[b][v1] when no raw strip shows, else 2 * (the over placements
+ * that cover it) if b is clean (only over placements of a clean card cover a
+ * raw strip), so n(a then b) = sum_v1 A[a][v1] cnt0[b][v1] + clean(b) X[a]. */
+
+typedef struct {
+    int q, in_turn, u, wmax, v0;
+    uint64_t K;                        /* known cards back in hand */
+    double S[3];                       /* sequences by pool cards used */
+    uint8_t one[CP_NFABRIC];           /* one-card steps ending clean */
+    uint8_t rf[CP_NFABRIC];            /* mid-turn first cards showing a coverable raw strip */
+    uint8_t A[CP_NFABRIC][5];          /* first placements ending clean, by v1 */
+    uint16_t X[CP_NFABRIC];            /* sum over raw-showing first placements of their covers */
+} dz_player;
+
+static inline int dz_kc(uint64_t ra, int v1) {
+    int kmax = v1 - 1 < 3 ? v1 - 1 : 3, n = 0;
+    for (int k = 1; k <= kmax; ++k) n += (ra >> k) == 0;
+    return n;
+}
+
+static inline uint64_t dz_raw1(const cp_rules *r, int c, int o, int m) { return raw_after(r, 0, c, o, m); }
+
+static void dz_tables(const cp_rules *r, dz_player *P, uint64_t cand) {
+    for (uint64_t h = cand; h; h &= h - 1) {
+        int c = ctz64(h);
+        P->one[c] = P->rf[c] = 0; P->X[c] = 0;
+        memset(P->A[c], 0, 5);
+        for (int o = 0; o < 2; ++o)
+            for (int m = 0; m < 7; ++m) {
+                if (!r8_ok(m, P->v0)) continue;
+                uint64_t ra = dz_raw1(r, c, o, m);
+                int v1 = new_v(m);
+                if (!ra) { P->one[c]++; P->A[c][v1]++; continue; }
+                int kmax = v1 - 1 < 3 ? v1 - 1 : 3;
+                if (kmax >= 1 && !(ra >> kmax)) P->rf[c]++;
+                P->X[c] = (uint16_t)(P->X[c] + 2 * dz_kc(ra, v1));
+            }
+    }
+}
+
+/* second placements of b on a row whose last card shows v strips and no raw strip */
+static void dz_cnt0(const cp_rules *r, uint64_t cand, uint8_t cnt0[CP_NFABRIC][5]) {
+    for (uint64_t h = cand; h; h &= h - 1) {
+        int c = ctz64(h);
+        for (int v = 1; v <= 4; ++v) {
+            int n = 0;
+            for (int o = 0; o < 2; ++o)
+                for (int m = 0; m < 7; ++m)
+                    if (r8_ok(m, v) && !dz_raw1(r, c, o, m)) ++n;
+            cnt0[c][v] = (uint8_t)n;
+        }
+    }
+}
+
+static inline double dz_n2(const cp_rules *r, const dz_player *P, const uint8_t cnt0[CP_NFABRIC][5], int a, int b) {
+    if (P->wmax < 2) return 0;
+    const uint8_t *A = P->A[a], *C = cnt0[b];
+    return (double)(A[1] * C[1] + A[2] * C[2] + A[3] * C[3] + A[4] * C[4])
+         + ((r->clean_mask >> b & 1) ? (double)P->X[a] : 0.0);
+}
+
+static inline double dz_n1(const dz_player *P, int a) {
+    if (P->wmax < 1) return 0;
+    return (double)P->one[a] + (P->in_turn ? (double)P->rf[a] : 0.0);
+}
+
+/* sequences of q using exactly the pool cards D (a bit mask of 0, 1 or 2 cards) */
+static double dz_class(const cp_rules *r, const dz_player *P, const uint8_t cnt0[CP_NFABRIC][5], uint64_t D) {
+    int d = pop64(D);
+    if (d == 0) {
+        double n = 1;
+        for (uint64_t h = P->K; h; h &= h - 1) {
+            int a = ctz64(h);
+            n += dz_n1(P, a);
+            if (!P->in_turn)
+                for (uint64_t g = P->K & ~BIT(a); g; g &= g - 1) n += dz_n2(r, P, cnt0, a, ctz64(g));
+        }
+        return n;
+    }
+    if (d == 1) {
+        int c = ctz64(D);
+        double n = dz_n1(P, c);
+        if (!P->in_turn)
+            for (uint64_t h = P->K; h; h &= h - 1) {
+                int k = ctz64(h);
+                n += dz_n2(r, P, cnt0, k, c) + dz_n2(r, P, cnt0, c, k);
+            }
+        return n;
+    }
+    if (P->in_turn) return 0;
+    int a = ctz64(D), b = ctz64(D & (D - 1));
+    return dz_n2(r, P, cnt0, a, b) + dz_n2(r, P, cnt0, b, a);
+}
+
+static inline double dz_unit(uint64_t *g) { return (double)(rng_draw(g) >> 11) * (1.0 / 9007199254740992.0); }
+
+/* The idx-th one-card placement of a (R8, clean or, mid-turn, coverable): q code */
+static int dz_pick1(const cp_rules *r, const dz_player *P, int a, double idx) {
+    for (int o = 0; o < 2; ++o)
+        for (int m = 0; m < 7; ++m) {
+            if (!r8_ok(m, P->v0)) continue;
+            uint64_t ra = dz_raw1(r, a, o, m);
+            int ok = !ra;
+            if (ra && P->in_turn) {
+                int v1 = new_v(m), kmax = v1 - 1 < 3 ? v1 - 1 : 3;
+                ok = kmax >= 1 && !(ra >> kmax);
+            }
+            if (ok) { if (idx < 1) return 7 * o + m; idx -= 1; }
+        }
+    return -1;
+}
+
+/* The idx-th two-card step a then b: writes both placement codes */
+static void dz_pick2(const cp_rules *r, const dz_player *P, const uint8_t cnt0[CP_NFABRIC][5], int a, int b,
+                     double idx, int *qa, int *qb) {
+    int clean_b = (int)(r->clean_mask >> b & 1);
+    for (int o = 0; o < 2; ++o)
+        for (int m = 0; m < 7; ++m) {
+            if (!r8_ok(m, P->v0)) continue;
+            uint64_t ra = dz_raw1(r, a, o, m);
+            int v1 = new_v(m);
+            double comp = !ra ? cnt0[b][v1] : clean_b ? 2 * dz_kc(ra, v1) : 0;
+            if (idx >= comp) { idx -= comp; continue; }
+            *qa = 7 * o + m;
+            for (int o2 = 0; o2 < 2; ++o2)
+                for (int m2 = 0; m2 < 7; ++m2) {
+                    if (!r8_ok(m2, v1) || raw_after(r, ra, b, o2, m2)) continue;
+                    if (idx < 1) { *qb = 7 * o2 + m2; return; }
+                    idx -= 1;
+                }
+        }
+}
+
+/* Draw a sequence uniformly among q's sequences of class D: cards and codes. */
+static int dz_pick_seq(const cp_rules *r, const dz_player *P, const uint8_t cnt0[CP_NFABRIC][5], uint64_t D,
+                       double total, uint64_t *g, int cards[2], int codes[2]) {
+    double x = dz_unit(g) * total;
+    int d = pop64(D);
+    if (d == 0) {
+        if (x < 1) return 0;
+        x -= 1;
+        for (uint64_t h = P->K; h; h &= h - 1) {
+            int a = ctz64(h);
+            double n1 = dz_n1(P, a);
+            if (x < n1) { cards[0] = a; codes[0] = dz_pick1(r, P, a, x); return 1; }
+            x -= n1;
+            if (P->in_turn) continue;
+            for (uint64_t h2 = P->K & ~BIT(a); h2; h2 &= h2 - 1) {
+                int b = ctz64(h2);
+                double n2 = dz_n2(r, P, cnt0, a, b);
+                if (x < n2) { cards[0] = a; cards[1] = b; dz_pick2(r, P, cnt0, a, b, x, &codes[0], &codes[1]); return 2; }
+                x -= n2;
+            }
+        }
+    } else if (d == 1) {
+        int c = ctz64(D);
+        double n1 = dz_n1(P, c);
+        if (x < n1) { cards[0] = c; codes[0] = dz_pick1(r, P, c, x); return 1; }
+        x -= n1;
+        for (uint64_t h = P->K; h; h &= h - 1) {
+            int k = ctz64(h);
+            for (int side = 0; side < 2; ++side) {
+                int a = side ? c : k, b = side ? k : c;
+                double n2 = dz_n2(r, P, cnt0, a, b);
+                if (x < n2) { cards[0] = a; cards[1] = b; dz_pick2(r, P, cnt0, a, b, x, &codes[0], &codes[1]); return 2; }
+                x -= n2;
+            }
+        }
+    } else {
+        int c = ctz64(D), e = ctz64(D & (D - 1));
+        for (int side = 0; side < 2; ++side) {
+            int a = side ? e : c, b = side ? c : e;
+            double n2 = dz_n2(r, P, cnt0, a, b);
+            if (x < n2) { cards[0] = a; cards[1] = b; dz_pick2(r, P, cnt0, a, b, x, &codes[0], &codes[1]); return 2; }
+            x -= n2;
+        }
+    }
+    /* rounding at the very end of the range: take the last sequence of the class */
+    return dz_pick_seq(r, P, cnt0, D, total, g, cards, codes);
+}
+
+static inline double dz_falling(int n, int k) {
+    double x = 1;
+    for (int i = 0; i < k; ++i) x *= (double)(n - i);
+    return x;
+}
+
+#define DZ_TRIES 100000
+
+void cp_determinize(const cp_rules *r, const cp_state *s, int player, uint64_t seed, cp_state *out) {
+    int n = s->players;
+    if (s->phase != CP_PHASE_WEAVE || player < 0 || player >= n) { cp_determinize_legacy(r, s, player, seed, out); return; }
+    dz_player act[CP_MAX_PLAYERS];
+    int nact = 0;
+    for (int q = 0; q < n; ++q) {
+        if (q == player) continue;
+        int done = s->weave_done >> q & 1, in_turn = !done && s->to_move == q;
+        if (done || in_turn) act[nact++].q = q;
+    }
+    if (!nact) { cp_determinize_legacy(r, s, player, seed, out); return; }
+
+    cp_state t0 = *s;
+    uint64_t g = seed;
+    uint64_t unseen = 0;
+    int u[CP_MAX_PLAYERS] = {0}, sumu = 0;
+    for (int q = 0; q < n; ++q) {
+        if (q == player) continue;
+        undo_weaving(r, &t0, q);                          /* the step as it began: what the viewer sees */
+        uint64_t uq = t0.hold[q] & ~t0.known;
+        unseen |= uq;
+        u[q] = pop64(uq);
+        sumu += u[q];
+    }
+    for (int i = t0.deck_top; i < t0.deck_n; ++i) unseen |= BIT(t0.deck[i]);
+    uint64_t pool = unseen & r->black_mask;                /* unknown cards in hand were dealt black */
+    if (pop64(pool) < sumu) pool = unseen;                 /* only in hand-made states */
+    int m = pop64(pool);
+
+    uint8_t cnt0[CP_NFABRIC][5];
+    uint64_t allK = 0;
+    for (int i = 0; i < nact; ++i) {
+        dz_player *P = &act[i];
+        int q = P->q;
+        P->in_turn = !(s->weave_done >> q & 1);
+        P->u = u[q];
+        P->K = t0.hold[q] & t0.known;
+        P->v0 = t0.v[q];
+        allK |= P->K;
+        int turns_after = CP_ROUNDS - s->round + P->in_turn; /* as cp_check counts them */
+        int wm = P->in_turn ? 1 : 2;
+        while (wm > 0 && (t0.rlen[q] + wm + 2 * turns_after > CP_MAX_ROW
+                          || t0.nstrips[q] + 4 * wm + 8 * turns_after > CP_MAX_STRIPS)) --wm;
+        P->wmax = wm;
+        dz_tables(r, P, P->K | pool);
+    }
+    dz_cnt0(r, allK | pool, cnt0);
+    for (int i = 0; i < nact; ++i) {
+        dz_player *P = &act[i];
+        P->S[0] = dz_class(r, P, cnt0, 0);
+        P->S[1] = P->S[2] = 0;
+        if (P->u >= 1)
+            for (uint64_t h = pool; h; h &= h - 1) P->S[1] += dz_class(r, P, cnt0, h & -h);
+        if (P->u >= 2 && !P->in_turn && P->wmax >= 2)
+            for (uint64_t h = pool; h; h &= h - 1)
+                for (uint64_t h2 = h & (h - 1); h2; h2 &= h2 - 1) P->S[2] += dz_class(r, P, cnt0, (h & -h) | (h2 & -h2));
+    }
+    /* (1) the weights of the d vectors: 3^nact of them */
+    int ncomb = 1;
+    for (int i = 0; i < nact; ++i) ncomb *= 3;
+    double wcomb[81], wsum = 0;
+    for (int k = 0; k < ncomb; ++k) {
+        double w = 1;
+        int x = k, tt = 0;
+        for (int i = 0; i < nact; ++i, x /= 3) {
+            int d = x % 3;
+            w *= dz_falling(act[i].u, d) * act[i].S[d];
+            tt += d;
+        }
+        w = tt > m || w == 0 ? 0 : w / dz_falling(m, tt);
+        wcomb[k] = w;
+        wsum += w;
+    }
+
+    for (int tries = 0;; ++tries) {
+        cp_state t = t0;
+        double x = dz_unit(&g) * wsum;
+        int k = 0;
+        while (k < ncomb - 1 && (x >= wcomb[k] || wcomb[k] == 0)) { x -= wcomb[k]; ++k; }
+        while (k > 0 && wcomb[k] == 0) --k;              /* rounding at the end of the range */
+        uint64_t used = 0, D[CP_MAX_PLAYERS];
+        int ok = 1, dv[CP_MAX_PLAYERS];
+        for (int i = 0, y = k; i < nact; ++i, y /= 3) dv[i] = y % 3;
+        /* (2) each D_q by its count */
+        for (int i = 0; i < nact && ok; ++i) {
+            dz_player *P = &act[i];
+            D[i] = 0;
+            if (dv[i] == 0) continue;
+            double z = dz_unit(&g) * P->S[dv[i]], last = 0;
+            uint64_t pick = 0;
+            for (uint64_t h = pool; h && !D[i]; h &= h - 1) {
+                if (dv[i] == 1) {
+                    double c = dz_class(r, P, cnt0, h & -h);
+                    if (c > 0) pick = h & -h;
+                    if (z < c) D[i] = h & -h; else z -= c;
+                } else
+                    for (uint64_t h2 = h & (h - 1); h2; h2 &= h2 - 1) {
+                        uint64_t Dm = (h & -h) | (h2 & -h2);
+                        double c = dz_class(r, P, cnt0, Dm);
+                        if (c > 0) pick = Dm;
+                        if (z < c) { D[i] = Dm; break; }
+                        z -= c;
+                    }
+            }
+            (void)last;
+            if (!D[i]) D[i] = pick;                          /* rounding at the end of the range */
+            if (D[i] & used) ok = 0;                          /* the relaxation: shared pool cards */
+            used |= D[i];
+        }
+        if (!ok && tries < DZ_TRIES) continue;
+        /* (4) the hands: each other player's D and the rest of their places from the pool */
+        uint8_t rest[CP_NFABRIC];
+        int nr = mask_to_ids(pool & ~used, rest);
+        rng_shuffle_u8(&g, rest, nr);
+        int next = 0;
+        uint64_t hand[CP_MAX_PLAYERS] = {0};
+        for (int q = 0; q < n; ++q) {
+            if (q == player) continue;
+            uint64_t H = t0.hold[q] & t0.known;
+            int need = u[q];
+            for (int i = 0; i < nact; ++i) if (act[i].q == q) { H |= D[i]; need -= pop64(D[i]); }
+            for (int j = 0; j < need; ++j) H |= BIT(rest[next++]);
+            hand[q] = H;
+        }
+        /* (3) the sequences, and the R9 check of a mid-turn raw strip */
+        int cards[CP_MAX_PLAYERS][2], codes[CP_MAX_PLAYERS][2], w[CP_MAX_PLAYERS];
+        for (int i = 0; i < nact && ok; ++i) {
+            dz_player *P = &act[i];
+            w[i] = dz_pick_seq(r, P, cnt0, D[i], dz_class(r, P, cnt0, D[i]), &g, cards[i], codes[i]);
+            if (P->in_turn && w[i] == 1) {
+                int c = cards[i][0], q = codes[i][0];
+                if (dz_raw1(r, c, q / 7, q % 7) && !(hand[P->q] & ~BIT(c) & r->clean_mask)) ok = 0;
+            }
+        }
+        if (!ok && tries < DZ_TRIES) continue;
+        /* the world */
+        for (int q = 0; q < n; ++q) if (q != player) t.hold[q] = hand[q];
+        for (int i = 0; i < nact; ++i) {
+            int q = act[i].q;
+            for (int j = 0; j < w[i]; ++j) {
+                t.hold[q] &= ~BIT(cards[i][j]);
+                t.rcard[q][t.rlen[q]++] = (uint8_t)cards[i][j];
+                cp_set_place(&t, cards[i][j], codes[i][j]);
+            }
+            t.woven[q] = (uint8_t)w[i];
+            cp_replay_row(r, &t, q);
+        }
+        uint8_t deck[CP_NFABRIC];
+        int nd = 0;
+        for (int j = next; j < nr; ++j) deck[nd++] = rest[j];
+        nd += mask_to_ids(unseen & ~pool, deck + nd);
+        rng_shuffle_u8(&g, deck, nd);
+        memcpy(t.deck, deck, (size_t)nd);
+        t.deck_top = 0;
+        t.deck_n = (uint8_t)nd;
+        t.rng = rng_draw(&g);
+        *out = t;
+        return;
+    }
 }
 
 static inline uint64_t mix(uint64_t h, uint64_t x) {

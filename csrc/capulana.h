@@ -224,13 +224,22 @@ uint64_t cp_woven_mask(const cp_state *s, int p);
 int cp_holder(const cp_state *s, int c);
 
 /* Draw a full state consistent with what `player` has seen (view(player)),
- * uniformly: others' unknown hand and offer cards, the deck order and others'
- * weaving in the current step (undone: their woven cards go back to their
- * hands, woven = 0). Known cards (R6) stay with their holder, dealt at random
- * among that holder's hand and offers; unknown cards of others are drawn from
- * the unseen black cards (they must be initially dealt cards) when there are
- * enough of them, else from every unseen card. out may equal s. */
+ * uniformly over those states: others' unknown hand and offer cards, the deck
+ * order and, for every other player who has finished (or is in) their weaving
+ * turn of the current step, how many cards they wove (0, 1 or 2; 0 or 1 mid
+ * turn), which and in which placements (R8, R9), jointly with their hands
+ * (issue 13; the algorithm and its cost: docs/engine-notes.md). Known cards
+ * (R6) stay with their holder (in hand, in an offer, or woven this step);
+ * unknown cards of others are drawn from the unseen black cards (they must be
+ * initially dealt cards) when there are enough of them, else from every
+ * unseen card. The result depends only on view(player) and seed. out may
+ * equal s. */
 void cp_determinize(const cp_rules *r, const cp_state *s, int player, uint64_t seed, cp_state *out);
+
+/* The determinization before issue 13 (kept selectable to measure its effect
+ * on play: game parameter "determinize" 0): others' weaving of the current
+ * step is undone instead of drawn. */
+void cp_determinize_legacy(const cp_rules *r, const cp_state *s, int player, uint64_t seed, cp_state *out);
 
 /* 64-bit hash of everything `player` can see (the information set): equal for
  * two states with equal view(player). */

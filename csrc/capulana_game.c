@@ -655,6 +655,9 @@ static void g_scores(const void *rules, const void *state, int *out) { cp_scores
 static void g_determinize(const void *rules, const void *state, int player, uint64_t seed, void *out) {
     cp_determinize(rules, state, player, seed, out);
 }
+static void g_determinize_legacy(const void *rules, const void *state, int player, uint64_t seed, void *out) {
+    cp_determinize_legacy(rules, state, player, seed, out);
+}
 static uint64_t g_key(const void *rules, const void *state, int player) { return cp_infostate_key(rules, state, player); }
 static int g_action_to_string(const void *rules, int action, char *buf, size_t n) {
     int len = cp_action_to_string(rules, action, buf, n);
@@ -776,13 +779,14 @@ int cp_make_game(const void *rules, const int *params, sr_game *g, char *msg, si
     g->info.state_size = sizeof(cp_state);
     g->rules = rules;
     g->params[CP_PARAM_PLAYERS] = players;
+    g->params[CP_PARAM_LEGACY_DETERMINIZE] = params[CP_PARAM_LEGACY_DETERMINIZE] ? 1 : 0;
     g->new_initial_state = g_new;
     g->current_player = g_current;
     g->legal_actions = g_legal;
     g->apply = g_apply;
     g->returns = g_returns;
     g->scores = g_scores;
-    g->determinize = g_determinize;
+    g->determinize = params[CP_PARAM_LEGACY_DETERMINIZE] ? g_determinize_legacy : g_determinize;   /* issue 13 */
     g->infostate_key = g_key;
     g->action_to_string = g_action_to_string;
     g->encode = cp_encode_state;

@@ -30,6 +30,7 @@
 
 /* Instance parameters (sr_game.params), as the registry lists them. */
 #define CP_PARAM_PLAYERS 0        /* 2..5 */
+#define CP_PARAM_LEGACY_DETERMINIZE 1 /* 0 = determinize draws others' weaving (issue 13); 1 = the old one, which undoes it */
 
 /* Fill rules (a cp_rules) from texts[0], the full text of
  * capulana_fabric_cards.csv (columns id, kind, stripe, value, strips), and
@@ -40,7 +41,7 @@
 int cp_load_rules(void *rules, const char *const *texts, char *msg, size_t n);
 
 /* Fill every field of g for rules (a loaded cp_rules, which must outlive g)
- * and params [players]. SR_OK, or SR_E_PARAM with a message. */
+ * and params [players, legacy_determinize]. SR_OK, or SR_E_PARAM with a message. */
 int cp_make_game(const void *rules, const int *params, sr_game *g, char *msg, size_t n);
 
 /* The codec of the table (see the layout above). cp_encode_state writes the

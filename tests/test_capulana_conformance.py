@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabuleiro import IllegalMoveError, InvalidMoveError, InvalidStateError, capulana
+from tabuleiro import IllegalMoveError, InvalidMoveError, InvalidStateError, capulana, load_game
 from tests.helpers import strings_in
 from tabuleiro.capulana import Move, State
 
@@ -163,8 +163,10 @@ def test_determinize_is_uniform_over_unseen_black_cards() -> None:
         assert abs(counts[c] / n - expect) < 0.06, (c, counts[c] / n, expect)
 
 
-def test_determinize_undoes_others_weaving() -> None:
-    s = capulana.new_game(players=3, seed=4)
+def test_legacy_determinize_undoes_others_weaving() -> None:
+    # the determinization before issue 13, kept selectable (legacy_determinize=True);
+    # the default draws the others' weaving (tests/test_capulana_determinize.py)
+    s = load_game("capulana", players=3, legacy_determinize=True).new_initial_state(seed=4)
     while not (s.phase == "weave" and s.current_player == 1):
         s.apply(s.legal_actions()[0] if s.phase == "offer" else s.legal_actions()[-1])
     d = s.to_dict()

@@ -453,7 +453,8 @@ class Capulana(Game):
 
     name = "capulana"
     title = "Capulana"
-    PARAM_TYPES = {"players": int}
+    #: legacy_determinize: True selects the determinization before issue 13 (to measure its effect on play)
+    PARAM_TYPES = {"players": int, "legacy_determinize": bool}
     STATE = State
     MOVE = Move
 
