@@ -3,14 +3,32 @@
 #include "rng.h"
 #include <string.h>
 
-static void write_out(const sr_game *g, const void *st, int i, const sr_batch_out *out) {
+/* Write game i's outputs; fresh = the mask holds no previous legal ids to clear. */
+static void write_out(const sr_game *g, const void *st, int i, const sr_batch_out *out, int fresh) {
     int p = g->current_player(g->rules, st);
     if (out->player) out->player[i] = p;
     if (out->obs) {
         /* a finished game (only when restarting failed) is seen by player 0 */
         g->observation(g->rules, st, p < 0 ? 0 : p, out->obs + (size_t)i * (size_t)g->info.observation_size);
     }
-    if (out->mask) sr_legal_mask(g, st, out->mask + (size_t)i * (size_t)g->info.num_distinct_actions);
+    uint8_t *mask = out->mask ? out->mask + (size_t)i * (size_t)g->info.num_distinct_actions : NULL;
+    if (out->legal && out->num_legal) {
+        int32_t *row = out->legal + (size_t)i * (size_t)out->legal_cap;
+        if (mask) {
+            if (fresh) memset(mask, 0, (size_t)g->info.num_distinct_actions);
+            else
+                for (int k = 0; k < out->num_legal[i] && k < out->legal_cap; ++k) mask[row[k]] = 0;
+        }
+        int buf[SR_MAX_LEGAL];
+        int n = g->legal_actions(g->rules, st, buf);
+        for (int k = 0; k < n && k < out->legal_cap; ++k) {
+            row[k] = buf[k];
+            if (mask) mask[buf[k]] = 1;
+        }
+        out->num_legal[i] = n;
+    } else if (mask) {
+        sr_legal_mask(g, st, mask);
+    }
 }
 
 static void restart(const sr_game *g, void *st, uint64_t *rng) {
@@ -26,7 +44,7 @@ void sr_batch_reset(const sr_game *g, void *states, size_t stride, uint64_t *rng
         if (out->rewards) memset(out->rewards + (size_t)i * np, 0, sizeof(float) * (size_t)np);
         if (out->done) out->done[i] = 0;
         if (out->length) out->length[i] = 0;
-        write_out(g, st, i, out);
+        write_out(g, st, i, out, 1);
     }
 }
 
@@ -50,6 +68,9 @@ static int step_range(const sr_game *g, void *states, size_t stride, uint64_t *r
         int a;
         if (actions) {
             a = actions[i];
+        } else if (out->legal && out->num_legal && out->num_legal[i] > 0 && out->num_legal[i] <= out->legal_cap) {
+            /* the legal ids written by the last step (or reset) */
+            a = out->legal[(size_t)i * (size_t)out->legal_cap + rng_pick(&rng[i], (uint32_t)out->num_legal[i])];
         } else {
             int n = g->legal_actions(g->rules, st, buf);
             if (n <= 0) {   /* a finished or stuck game: restart it */
@@ -60,7 +81,7 @@ static int step_range(const sr_game *g, void *states, size_t stride, uint64_t *r
             }
         }
         if (a >= 0) g->apply(g->rules, st, a);
-        int32_t len = out->length ? out->length[i] + 1 : 0;
+        int32_t len = !out->length ? 0 : (out->done && out->done[i]) ? 1 : out->length[i] + 1;
         float *rw = out->rewards ? out->rewards + (size_t)i * np : NULL;
         if (a < 0 || g->current_player(g->rules, st) == SR_TERMINAL) {
             g->returns(g->rules, st, ret);
@@ -75,7 +96,7 @@ static int step_range(const sr_game *g, void *states, size_t stride, uint64_t *r
             if (out->done) out->done[i] = 0;
             if (out->length) out->length[i] = len;
         }
-        write_out(g, st, i, out);
+        write_out(g, st, i, out, 0);
     }
     return rc;
 }

@@ -23,7 +23,12 @@ typedef struct {
     float *rewards;      /* n * info.num_players: the returns of a game that ended in this step, else 0 */
     uint8_t *done;       /* n: 1 if the game ended in this step (and was restarted) */
     int32_t *player;     /* n: the player to move now */
-    int32_t *length;     /* n: actions played in the current game (the finished one's length when done) */
+    int32_t *length;     /* n: actions played in the current game (the finished one's length when done);
+                            read back on the next step (with done) to count on */
+    int32_t *legal;      /* n * legal_cap: the legal ids of the player to move, ascending */
+    int32_t *num_legal;  /* n: how many (with legal bound, the mask is updated by clearing the
+                            previous legal ids only: the mask must not be changed by the caller) */
+    int legal_cap;       /* row length of legal: min(num_distinct_actions, SR_MAX_LEGAL) */
 } sr_batch_out;
 
 /* Start games first..first+count-1 from seeds drawn from their rng and write

@@ -65,7 +65,7 @@ cdef class CoreBatch:
     cdef uint8_t *states
     cdef uint64_t *rng
     cdef sr_batch_out out
-    cdef Py_buffer bufs[6]
+    cdef Py_buffer bufs[8]
     cdef int nbufs
     cdef readonly object buffers
 
@@ -106,19 +106,29 @@ cdef class CoreBatch:
         self.nbufs = 0
         memset(&self.out, 0, sizeof(sr_batch_out))
 
-    def bind(self, obs, mask, rewards, done, player, length):
+    @property
+    def legal_cap(self):
+        """Row length of the legal-ids buffer: min(num_distinct_actions, SR_MAX_LEGAL)."""
+        return min(self.cg.g.info.num_distinct_actions, SR_MAX_LEGAL)
+
+    def bind(self, obs, mask, rewards, done, player, length, legal=None, num_legal=None):
         """Bind the output buffers (None skips one): obs float32 n x
         observation_size, mask uint8 n x num_distinct_actions, rewards
-        float32 n x num_players, done uint8 n, player int32 n, length int32 n."""
+        float32 n x num_players, done uint8 n, player int32 n, length int32 n,
+        legal int32 n x legal_cap, num_legal int32 n (both or neither)."""
         cdef const sr_game *g = &self.cg.g
         cdef Py_ssize_t n = self.n
+        cdef int cap = min(g.info.num_distinct_actions, SR_MAX_LEGAL)
+        if (legal is None) != (num_legal is None):
+            raise ValueError("legal and num_legal are bound together")
         self._release()
         specs = [(obs, 4 * n * g.info.observation_size, 4, "obs"), (mask, n * g.info.num_distinct_actions, 1, "mask"),
                  (rewards, 4 * n * g.info.num_players, 4, "rewards"), (done, n, 1, "done"),
-                 (player, 4 * n, 4, "player"), (length, 4 * n, 4, "length")]
-        cdef void *ptrs[6]
+                 (player, 4 * n, 4, "player"), (length, 4 * n, 4, "length"),
+                 (legal, 4 * n * cap, 4, "legal"), (num_legal, 4 * n, 4, "num_legal")]
+        cdef void *ptrs[8]
         cdef int k
-        for k in range(6):
+        for k in range(8):
             obj, nbytes, item, what = specs[k]
             ptrs[k] = NULL
             if obj is None:
@@ -135,7 +145,10 @@ cdef class CoreBatch:
         self.out.done = <uint8_t *> ptrs[3]
         self.out.player = <int32_t *> ptrs[4]
         self.out.length = <int32_t *> ptrs[5]
-        self.buffers = (obs, mask, rewards, done, player, length)
+        self.out.legal = <int32_t *> ptrs[6]
+        self.out.num_legal = <int32_t *> ptrs[7]
+        self.out.legal_cap = cap
+        self.buffers = (obs, mask, rewards, done, player, length, legal, num_legal)
 
     def reset(self, seed=None):
         """Restart every game (from new per-game generators when seed is given)."""

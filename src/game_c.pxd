@@ -147,6 +147,9 @@ cdef extern from "batch.h" nogil:
         uint8_t *done
         int32_t *player
         int32_t *length
+        int32_t *legal
+        int32_t *num_legal
+        int legal_cap
 
     void sr_batch_reset(const sr_game *g, void *states, size_t stride, uint64_t *rng, int first, int count,
                         const sr_batch_out *out)

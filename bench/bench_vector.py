@@ -1,0 +1,66 @@
+"""Batched stepping speed (issue 12): environment steps per second of a
+batch of Capivárias games, with random legal actions chosen in C and with
+actions passed from numpy, with and without observations and masks, next
+to the engine's own random-playout speed on the same machine (the ratio is
+what carries over between machines; the machine is shared and noisy).
+
+    python bench/bench_vector.py [--n 1024] [--steps 300] [--threads 1] [--game capivarias]
+
+A script, not a pytest-benchmark suite (nothing here is collected as a test).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+import tabuleiro
+
+
+def _rate(fn, n, steps):
+    fn()
+    t = time.perf_counter()
+    for _ in range(steps):
+        fn()
+    return n * steps / (time.perf_counter() - t)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", default="capivarias")
+    ap.add_argument("--n", type=int, default=1024)
+    ap.add_argument("--steps", type=int, default=300)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=3, help="best of this many runs")
+    a = ap.parse_args()
+    game = tabuleiro.load_game(a.game)
+    b = game.batch(a.n, seed=1, threads=a.threads)
+    c = b._core
+    rng = np.random.default_rng(0)
+    full = (b.obs, b.mask, b.rewards, b.done, b.player, b.length, b.legal, b.num_legal)
+    bare = (None, None, b.rewards, b.done, b.player, b.length, b.legal, b.num_legal)
+    rows = []
+
+    def best(label, bufs, fn):
+        c.bind(*bufs)
+        c.reset()
+        r = max(_rate(fn, a.n, a.steps) for _ in range(a.repeat))
+        rows.append((label, r))
+
+    t = time.perf_counter()
+    pl = game.random_playouts(20000, seed=1)
+    engine = pl["actions"] / (time.perf_counter() - t)
+    best("random actions in C, no obs/mask", bare, lambda: c.step(None))
+    best("random actions in C, obs + mask", full, lambda: c.step(None))
+    best("actions from numpy, no obs/mask", bare, lambda: b.step(b.sample_actions(rng)))
+    best("actions from numpy, obs + mask", full, lambda: b.step(b.sample_actions(rng)))
+    print(f"{a.game}: batch of {a.n}, {a.steps} steps, threads={a.threads}")
+    print(f"  {'engine random_playouts (one thread, no batch)':48s} {engine / 1e6:7.2f} M actions/s  1.00")
+    for label, r in rows:
+        print(f"  {label:48s} {r / 1e6:7.2f} M steps/s    {r / engine:.2f}")
+
+
+if __name__ == "__main__":
+    main()
