@@ -1,0 +1,134 @@
+"""The shared PettingZoo AEC environment over any registered game
+(capivarias_v0, capulana_v0 are thin versioned modules over it)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Optional
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .. import _core
+from .._game import load_game
+
+
+class TabuleiroAEC(AECEnv):  # type: ignore[misc]
+    """One game of a registered game as a PettingZoo AEC environment.
+
+    Agents ``player_0 .. player_{n-1}``; the agent to move is the game's
+    current player. ``observe(agent)`` is ``{"observation": float32
+    (observation_size,), "action_mask": int8 (num_distinct_actions,)}``: the
+    tensor of docs/observations.md (what that player sees, nothing else) and
+    the legal-action mask (all zeros for an agent not to move). Rewards are 0
+    until the game ends, then the game's true returns. ``reset(seed=)`` deals
+    the game from a seed drawn from ``seed``; later resets without a seed
+    continue that generator. ``render()`` (render_mode="ansi") returns the
+    full state as text (an observer's view, hidden cards included).
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "tabuleiro", "is_parallelizable": False}
+    GAME = ""
+
+    def __init__(self, render_mode: Optional[str] = None, **params: Any) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.game = load_game(self.GAME, **params)
+        n = self.game.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        size, na = self.game.observation_size, self.game.num_distinct_actions
+        self._size, self._na = size, na
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (na,), np.int8),
+        })
+        act_space = spaces.Discrete(na)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self._rng: Optional[random.Random] = None
+        self._state: Any = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # --- AEC -------------------------------------------------------------------------------
+    def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
+        if seed is not None or self._rng is None:
+            self._rng = random.Random(seed)
+        self._state = self.game.new_initial_state(seed=self._rng.getrandbits(63))
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self._state.current_player]
+        self._moves = 0
+        self._cache_key: Any = None
+        self._cache: Any = None
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        # one observation per (agent, position): the wrappers observe the
+        # agent to move twice a step (TerminateIllegal, then last())
+        key = (agent, self._moves)
+        if self._cache_key == key:
+            return self._cache
+        p = self._index[agent]
+        obs = np.empty(self._size, np.float32)
+        _core.observation(self._state, p, obs)
+        mask = np.zeros(self._na, np.int8)
+        if self._state.current_player == p:
+            _core.legal_mask_into(self._state, mask)
+        out = {"observation": obs, "action_mask": mask}
+        self._cache_key, self._cache = key, out
+        return out
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        rc = self._state._apply_action(int(action))
+        if rc:
+            raise ValueError(f"illegal action {int(action)} for {agent}")
+        self._moves += 1
+        self._cumulative_rewards[agent] = 0.0
+        p = self._state.current_player
+        if p is None:
+            for a, r in zip(self.possible_agents, self._state.returns()):
+                self.rewards[a] = float(r)
+                self.terminations[a] = True
+            self._accumulate_rewards()
+            self.agent_selection = agent
+            self._deads_step_first()
+        else:
+            self.agent_selection = self.possible_agents[p]
+
+    def render(self) -> Optional[str]:
+        if self.render_mode is None:
+            return None
+        return str(self._state)
+
+    def close(self) -> None:
+        pass
+
+    @property
+    def state_obj(self) -> Any:
+        """The tabuleiro State being played (for tests and debugging)."""
+        return self._state
+
+
+def wrap(raw: TabuleiroAEC) -> Any:
+    """PettingZoo's usual wrappers: an illegal move ends the game (-1 for
+    its maker), out-of-range actions assert, and the call order is enforced."""
+    env = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)

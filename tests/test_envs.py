@@ -1,0 +1,86 @@
+"""tabuleiro.envs: PettingZoo's own api_test and seed_test on both AEC
+environments, for both Capivárias decks and every Capulana player count,
+wrapped and raw; rewards are the returns; observations are the tensors.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the pettingzoo extra (in the test extra) is needed")
+
+import numpy as np  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from tabuleiro.envs import capivarias_v0, capulana_v0  # noqa: E402
+
+ENVS = [(capivarias_v0, {"expansion": False}), (capivarias_v0, {"expansion": True})] + [
+    (capulana_v0, {"players": n}) for n in (2, 3, 4, 5)]
+IDS = [f"{m.__name__.rsplit('.', 1)[1]}-{kw}" for m, kw in ENVS]
+
+
+@pytest.mark.parametrize("mod,kw", ENVS, ids=IDS)
+def test_api(mod, kw):
+    with warnings.catch_warnings():
+        # dict observations with an action mask, as PettingZoo's own chess:
+        # api_test warns that they are no Box and no ndarray
+        warnings.filterwarnings("ignore", message="Observation space for each agent probably")
+        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+        api_test(mod.env(**kw), num_cycles=200)
+        api_test(mod.raw_env(**kw), num_cycles=200)
+
+
+@pytest.mark.parametrize("mod,kw", ENVS, ids=IDS)
+def test_seed(mod, kw):
+    seed_test(lambda: mod.env(**kw), num_cycles=200)
+
+
+@pytest.mark.parametrize("mod,kw", ENVS, ids=IDS)
+def test_full_game_rewards_and_observations(mod, kw):
+    env = mod.env(**kw, render_mode="ansi")
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    totals = {a: 0.0 for a in env.possible_agents}
+    steps = 0
+    for agent in env.agent_iter():
+        obs, rew, term, trunc, info = env.last()
+        totals[agent] += rew
+        raw = env.unwrapped
+        p = raw._index[agent]
+        assert np.array_equal(obs["observation"], np.frombuffer(raw.state_obj.observation(p), np.float32))
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        assert list(legal) == raw.state_obj.legal_actions()
+        env.step(int(rng.choice(legal)))
+        steps += 1
+    st = env.unwrapped.state_obj
+    assert st.is_terminal
+    assert [totals[a] for a in env.possible_agents] == pytest.approx(st.returns())
+    assert isinstance(env.render(), str)
+
+
+def test_same_seed_same_deal_and_reset_continues():
+    a, b = capivarias_v0.raw_env(), capivarias_v0.raw_env()
+    a.reset(seed=5)
+    b.reset(seed=5)
+    assert a.state_obj == b.state_obj
+    a.reset()
+    b.reset()
+    assert a.state_obj == b.state_obj
+    b.reset(seed=6)
+    assert a.state_obj != b.state_obj
+
+
+def test_spaces_cached_and_names():
+    env = capulana_v0.raw_env(players=4)
+    assert env.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
+    assert env.observation_space("player_1") is env.observation_space("player_1")
+    assert env.observation_space("player_0")["observation"].shape == (4135,)
+    assert env.metadata["name"] == "capulana_v0"
+    assert capivarias_v0.raw_env.metadata["name"] == "capivarias_v0"
+    with pytest.raises(ValueError):
+        capivarias_v0.raw_env(render_mode="human")
