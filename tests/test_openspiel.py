@@ -1,0 +1,104 @@
+"""tabuleiro.openspiel: both games registered as OpenSpiel Python games.
+
+- OpenSpiel's own random-simulation check (pyspiel.random_sim_test) on
+  both Capivárias decks and every Capulana player count;
+- resample_from_infostate keeps the player's information-state string and
+  the player to move (OpenSpiel's ResampleInfostateTest), strings are
+  unique per player and have perfect recall;
+- OpenSpiel's Python ISMCTSBot plays complete games against our ismcts.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is needed (pip install 'tabuleiro[openspiel]')")
+
+import numpy as np  # noqa: E402
+
+from tabuleiro import agents  # noqa: E402
+from tabuleiro import openspiel  # noqa: E402
+
+openspiel.register()
+openspiel.register()   # twice is harmless
+
+LOADS = [("tabuleiro_capivarias", {}), ("tabuleiro_capivarias", {"expansion": True})] + [
+    ("tabuleiro_capulana", {"players": n}) for n in (2, 3, 4, 5)]
+
+
+@pytest.mark.parametrize("name,params", LOADS, ids=[f"{n}-{p}" for n, p in LOADS])
+def test_random_sim(name, params):
+    game = pyspiel.load_game(name, params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def _random_states(game, rng, n_games=2):
+    for _ in range(n_games):
+        st = game.new_initial_state()
+        st.apply_action(int(rng.integers(game.max_chance_outcomes())))
+        while not st.is_terminal():
+            yield st
+            st.apply_action(int(rng.choice(st.legal_actions())))
+        yield st
+
+
+@pytest.mark.parametrize("name,params", LOADS[::2] + [LOADS[-1]], ids=lambda x: str(x))
+def test_resample_keeps_infostate(name, params):
+    game = pyspiel.load_game(name, params)
+    rng = np.random.default_rng(1)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for k, st in enumerate(_random_states(game, rng)):
+        if st.is_terminal() or k % 5:
+            continue
+        p = st.current_player()
+        r = st.resample_from_infostate(p, sampler)
+        assert r.current_player() == p
+        assert r.information_state_string(p) == st.information_state_string(p)
+        assert np.array_equal(r.observation_tensor(p), st.observation_tensor(p))
+        assert r.legal_actions() == st.legal_actions()
+        strings = {st.information_state_string(q) for q in range(game.num_players())}
+        assert len(strings) == game.num_players()
+
+
+def test_perfect_recall_strings_grow():
+    game = pyspiel.load_game("tabuleiro_capivarias")
+    rng = np.random.default_rng(2)
+    prev = None
+    for st in _random_states(game, rng, 1):
+        s = st.information_state_string(0)
+        if prev is not None:
+            assert s.startswith(prev)   # a prefix: nothing seen is ever forgotten
+        prev = s
+    assert game.information_state_tensor_size() == game.observation_tensor_size() == 418
+
+
+def _play(game, bots, ours, seed):
+    """bots: player -> OpenSpiel bot; ours: player -> our agent."""
+    st = game.new_initial_state()
+    st.apply_action(seed % game.max_chance_outcomes())
+    while not st.is_terminal():
+        p = st.current_player()
+        if p in ours:
+            action = ours[p].choose(st._st).action
+        else:
+            action = bots[p].step(st)
+        assert action in st.legal_actions()
+        st.apply_action(action)
+    return st.returns()
+
+
+@pytest.mark.parametrize("name,params", [("tabuleiro_capivarias", {}), ("tabuleiro_capulana", {"players": 3})])
+def test_openspiel_ismcts_plays_ours(name, params):
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game(name, params)
+    n = game.num_players()
+    for g in range(2):
+        rs = np.random.RandomState(g)
+        bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), uct_c=2.0, max_simulations=8,
+                               random_state=rs)
+        os_seat = g % n
+        ours = {p: agents.make("ismcts", iterations=200, seed=10 * g + p) for p in range(n) if p != os_seat}
+        ret = _play(game, {os_seat: bot}, ours, seed=100 + g)
+        assert len(ret) == n
+        assert game.min_utility() <= min(ret) and max(ret) <= game.max_utility()
