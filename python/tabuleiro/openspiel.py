@@ -92,9 +92,9 @@ class TabuleiroState(pyspiel.State):  # type: ignore[misc]
     # --- OpenSpiel API ---------------------------------------------------------------------
     def current_player(self) -> int:
         if self._st is None:
-            return pyspiel.PlayerId.CHANCE
+            return int(pyspiel.PlayerId.CHANCE)
         p = self._st.current_player
-        return pyspiel.PlayerId.TERMINAL if p is None else p
+        return int(pyspiel.PlayerId.TERMINAL) if p is None else int(p)
 
     def _legal_actions(self, player: int) -> list[int]:
         if self._st is None or player != self._st.current_player:
@@ -128,15 +128,15 @@ class TabuleiroState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {action}"
-        return self._g.tb.action_to_string(action)  # type: ignore[no-any-return]
+        return self._g.tb.action_to_string(action)
 
     def is_terminal(self) -> bool:
-        return self._st is not None and self._st.is_terminal  # type: ignore[no-any-return]
+        return self._st is not None and self._st.is_terminal
 
     def returns(self) -> list[float]:
         if self._st is None:
             return [0.0] * self._n
-        return self._st.returns()  # type: ignore[no-any-return]
+        return list(self._st.returns())
 
     def _infostate(self, player: int) -> str:
         return f"p{player}:" + " ".join(self._tokens[player])

@@ -53,10 +53,10 @@ class TabuleiroAEC(AECEnv):  # type: ignore[misc]
         self._rng: Optional[random.Random] = None
         self._state: Any = None
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> Any:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> Any:
         return self.action_spaces[agent]
 
     # --- AEC -------------------------------------------------------------------------------
@@ -80,7 +80,7 @@ class TabuleiroAEC(AECEnv):  # type: ignore[misc]
         # agent to move twice a step (TerminateIllegal, then last())
         key = (agent, self._moves)
         if self._cache_key == key:
-            return self._cache
+            return self._cache  # type: ignore[no-any-return]
         p = self._index[agent]
         obs = np.empty(self._size, np.float32)
         _core.observation(self._state, p, obs)
