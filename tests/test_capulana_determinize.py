@@ -196,7 +196,7 @@ def game_positions(players: int, count: int, seed: int, rounds: tuple[int, ...] 
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3])
 def test_woven_count_marginal_matches_reference(players: int) -> None:
-    for i, (s, viewer) in enumerate(game_positions(players, 3, seed=players, rounds=(4,))):
+    for i, (s, viewer) in enumerate(game_positions(players, 5, seed=players, rounds=(4,))):
         st = ref.Setting(s.view(viewer), viewer)
         exact = st.woven_marginals()
         draws = 1500
