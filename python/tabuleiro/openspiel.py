@@ -37,8 +37,11 @@ import json
 import random
 from typing import Any, Optional
 
-import numpy as np
-import pyspiel
+try:
+    import numpy as np
+    import pyspiel
+except ImportError:   # the module stays importable (docs, doctests); register() says what is missing
+    pyspiel = None
 
 from . import _core
 from ._game import load_game
@@ -55,194 +58,201 @@ def _mix(seed: int, k: int) -> int:
     return (z ^ (z >> 31)) >> 1   # a non-negative 63-bit seed
 
 
-class _Observer:
-    """OpenSpiel's py-observer: ``tensor`` (the observation tensor) and
-    ``string_from`` (perfect recall or the current view)."""
+if pyspiel is not None:   # the classes subclass pyspiel's
 
-    def __init__(self, game: "TabuleiroGame", perfect_recall: bool) -> None:
-        self.tensor = np.zeros(game.tb.observation_size, np.float32)
-        self.dict = {"observation": self.tensor}
-        self._perfect_recall = perfect_recall
+    class _Observer:
+        """OpenSpiel's py-observer: ``tensor`` (the observation tensor) and
+        ``string_from`` (perfect recall or the current view)."""
 
-    def set_from(self, state: "TabuleiroState", player: int) -> None:
-        if state._st is None:
-            self.tensor.fill(0)
-        else:
-            _core.observation(state._st, player, self.tensor)
+        def __init__(self, game: "TabuleiroGame", perfect_recall: bool) -> None:
+            self.tensor = np.zeros(game.tb.observation_size, np.float32)
+            self.dict = {"observation": self.tensor}
+            self._perfect_recall = perfect_recall
 
-    def string_from(self, state: "TabuleiroState", player: int) -> str:
-        if self._perfect_recall:
-            return state._infostate(player)
-        if state._st is None:
-            return f"p{player} (not dealt)"
-        return json.dumps(state._st.view(player), sort_keys=True, separators=(",", ":"))
+        def set_from(self, state: "TabuleiroState", player: int) -> None:
+            if state._st is None:
+                self.tensor.fill(0)
+            else:
+                _core.observation(state._st, player, self.tensor)
 
-
-class TabuleiroState(pyspiel.State):  # type: ignore[misc]
-    """One of our states behind OpenSpiel's State API (the chance node first)."""
-
-    def __init__(self, game: "TabuleiroGame") -> None:
-        super().__init__(game)
-        self._g = game
-        self._st: Any = None
-        self._n = game.tb.num_players
-        # per player: the keys of the distinct views seen, and own actions
-        self._tokens: list[list[str]] = [[] for _ in range(self._n)]
-
-    # --- OpenSpiel API ---------------------------------------------------------------------
-    def current_player(self) -> int:
-        if self._st is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        p = self._st.current_player
-        return int(pyspiel.PlayerId.TERMINAL) if p is None else int(p)
-
-    def _legal_actions(self, player: int) -> list[int]:
-        if self._st is None or player != self._st.current_player:
-            return []
-        return self._st.legal_actions()  # type: ignore[no-any-return]
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        assert self._st is None
-        k = self._g.deals
-        return [(i, 1.0 / k) for i in range(k)]
-
-    def _observe_all(self, actor: Optional[int]) -> None:
-        st = self._st
-        for p in range(self._n):
-            tok = format(st.infostate_key(p), "016x")
-            toks = self._tokens[p]
-            if p == actor or not toks or toks[-1] != tok:
-                toks.append(tok)
-
-    def _apply_action(self, action: int) -> None:
-        if self._st is None:
-            self._st = self._g.tb.new_initial_state(seed=_mix(self._g.seed, action))
-            self._observe_all(None)
-            return
-        p = self._st.current_player
-        if self._st._apply_action(action):
-            raise pyspiel.SpielError(f"illegal action {action}")
-        self._tokens[p].append(f"a{action}")
-        self._observe_all(p)
-
-    def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}"
-        return self._g.tb.action_to_string(action)
-
-    def is_terminal(self) -> bool:
-        return self._st is not None and self._st.is_terminal
-
-    def returns(self) -> list[float]:
-        if self._st is None:
-            return [0.0] * self._n
-        return list(self._st.returns())
-
-    def _infostate(self, player: int) -> str:
-        return f"p{player}:" + " ".join(self._tokens[player])
-
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> "TabuleiroState":
-        """A state drawn from our determinization for player_id, with the same
-        information-state string for that player."""
-        if self._st is None:
-            return self.clone()  # type: ignore[no-any-return]
-        seed = None
-        if probability_sampler is not None:
-            try:
-                seed = int(float(probability_sampler()) * (1 << 53))
-            except TypeError:
-                seed = None
-        if seed is None:
-            seed = random.getrandbits(63)
-        out = self._g.new_initial_state()
-        out._st = self._st.determinize(player_id, seed=seed)
-        out._tokens = [list(t) for t in self._tokens]
-        # OpenSpiel's history of the new state: the chance deal is unknown, keep the player's own view
-        return out
-
-    def __str__(self) -> str:
-        return "(not dealt)" if self._st is None else str(self._st)
-
-    def __deepcopy__(self, memo: Any) -> "TabuleiroState":
-        out = TabuleiroState(self._g)
-        out._st = None if self._st is None else self._st.clone()
-        out._tokens = [list(t) for t in self._tokens]
-        return out
+        def string_from(self, state: "TabuleiroState", player: int) -> str:
+            if self._perfect_recall:
+                return state._infostate(player)
+            if state._st is None:
+                return f"p{player} (not dealt)"
+            return json.dumps(state._st.view(player), sort_keys=True, separators=(",", ":"))
 
 
-class TabuleiroGame(pyspiel.Game):  # type: ignore[misc]
-    """One of our games as an OpenSpiel game (see the module docstring)."""
+    class TabuleiroState(pyspiel.State):  # type: ignore[misc]
+        """One of our states behind OpenSpiel's State API (the chance node first)."""
 
-    NAME = ""
-    GAME_TYPE: Any = None
+        def __init__(self, game: "TabuleiroGame") -> None:
+            super().__init__(game)
+            self._g = game
+            self._st: Any = None
+            self._n = game.tb.num_players
+            # per player: the keys of the distinct views seen, and own actions
+            self._tokens: list[list[str]] = [[] for _ in range(self._n)]
 
-    def __init__(self, params: Optional[dict[str, Any]] = None) -> None:
-        params = dict(params or {})
-        defaults = self.GAME_TYPE.parameter_specification
-        full = {k: params.get(k, v) for k, v in defaults.items()}
-        self.deals = int(full.pop("deals"))
-        self.seed = int(full.pop("seed"))
-        if not 1 <= self.deals <= 1 << 20:
-            raise ValueError(f"deals must be in [1, 2^20], not {self.deals}")
-        self.tb = load_game(self.NAME, **full)
-        i = self.tb.info
-        info = pyspiel.GameInfo(
-            num_distinct_actions=i.num_distinct_actions,
-            max_chance_outcomes=self.deals,
-            num_players=i.num_players,
-            min_utility=i.min_utility,
-            max_utility=i.max_utility,
-            utility_sum=self.UTILITY_SUM,
-            max_game_length=i.max_game_length + 1)
-        super().__init__(self.GAME_TYPE, info, params)
+        # --- OpenSpiel API ---------------------------------------------------------------------
+        def current_player(self) -> int:
+            if self._st is None:
+                return int(pyspiel.PlayerId.CHANCE)
+            p = self._st.current_player
+            return int(pyspiel.PlayerId.TERMINAL) if p is None else int(p)
 
-    UTILITY_SUM: Optional[float] = None
+        def _legal_actions(self, player: int) -> list[int]:
+            if self._st is None or player != self._st.current_player:
+                return []
+            return self._st.legal_actions()  # type: ignore[no-any-return]
 
-    def new_initial_state(self) -> TabuleiroState:
-        return TabuleiroState(self)
+        def chance_outcomes(self) -> list[tuple[int, float]]:
+            assert self._st is None
+            k = self._g.deals
+            return [(i, 1.0 / k) for i in range(k)]
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-        perfect = bool(iig_obs_type.perfect_recall) if iig_obs_type is not None else False
-        return _Observer(self, perfect)
+        def _observe_all(self, actor: Optional[int]) -> None:
+            st = self._st
+            for p in range(self._n):
+                tok = format(st.infostate_key(p), "016x")
+                toks = self._tokens[p]
+                if p == actor or not toks or toks[-1] != tok:
+                    toks.append(tok)
+
+        def _apply_action(self, action: int) -> None:
+            if self._st is None:
+                self._st = self._g.tb.new_initial_state(seed=_mix(self._g.seed, action))
+                self._observe_all(None)
+                return
+            p = self._st.current_player
+            if self._st._apply_action(action):
+                raise pyspiel.SpielError(f"illegal action {action}")
+            self._tokens[p].append(f"a{action}")
+            self._observe_all(p)
+
+        def _action_to_string(self, player: int, action: int) -> str:
+            if player == pyspiel.PlayerId.CHANCE:
+                return f"deal {action}"
+            return self._g.tb.action_to_string(action)
+
+        def is_terminal(self) -> bool:
+            return self._st is not None and self._st.is_terminal
+
+        def returns(self) -> list[float]:
+            if self._st is None:
+                return [0.0] * self._n
+            return list(self._st.returns())
+
+        def _infostate(self, player: int) -> str:
+            return f"p{player}:" + " ".join(self._tokens[player])
+
+        def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> "TabuleiroState":
+            """A state drawn from our determinization for player_id, with the same
+            information-state string for that player."""
+            if self._st is None:
+                return self.clone()  # type: ignore[no-any-return]
+            seed = None
+            if probability_sampler is not None:
+                try:
+                    seed = int(float(probability_sampler()) * (1 << 53))
+                except TypeError:
+                    seed = None
+            if seed is None:
+                seed = random.getrandbits(63)
+            out = self._g.new_initial_state()
+            out._st = self._st.determinize(player_id, seed=seed)
+            out._tokens = [list(t) for t in self._tokens]
+            # OpenSpiel's history of the new state: the chance deal is unknown, keep the player's own view
+            return out
+
+        def __str__(self) -> str:
+            return "(not dealt)" if self._st is None else str(self._st)
+
+        def __deepcopy__(self, memo: Any) -> "TabuleiroState":
+            out = TabuleiroState(self._g)
+            out._st = None if self._st is None else self._st.clone()
+            out._tokens = [list(t) for t in self._tokens]
+            return out
 
 
-def _game_type(short: str, long: str, utility: Any, min_p: int, max_p: int, params: dict[str, Any]) -> Any:
-    return pyspiel.GameType(
-        short_name=short, long_name=long,
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=utility,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=max_p, min_num_players=min_p,
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        parameter_specification=params)
+    class TabuleiroGame(pyspiel.Game):  # type: ignore[misc]
+        """One of our games as an OpenSpiel game (see the module docstring)."""
+
+        NAME = ""
+        GAME_TYPE: Any = None
+
+        def __init__(self, params: Optional[dict[str, Any]] = None) -> None:
+            params = dict(params or {})
+            defaults = self.GAME_TYPE.parameter_specification
+            full = {k: params.get(k, v) for k, v in defaults.items()}
+            self.deals = int(full.pop("deals"))
+            self.seed = int(full.pop("seed"))
+            if not 1 <= self.deals <= 1 << 20:
+                raise ValueError(f"deals must be in [1, 2^20], not {self.deals}")
+            self.tb = load_game(self.NAME, **full)
+            i = self.tb.info
+            info = pyspiel.GameInfo(
+                num_distinct_actions=i.num_distinct_actions,
+                max_chance_outcomes=self.deals,
+                num_players=i.num_players,
+                min_utility=i.min_utility,
+                max_utility=i.max_utility,
+                utility_sum=self.UTILITY_SUM,
+                max_game_length=i.max_game_length + 1)
+            super().__init__(self.GAME_TYPE, info, params)
+
+        UTILITY_SUM: Optional[float] = None
+
+        def new_initial_state(self) -> TabuleiroState:
+            return TabuleiroState(self)
+
+        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+            perfect = bool(iig_obs_type.perfect_recall) if iig_obs_type is not None else False
+            return _Observer(self, perfect)
 
 
-class CapivariasGame(TabuleiroGame):
-    NAME = "capivarias"
-    UTILITY_SUM = 0.0
-    GAME_TYPE = _game_type("tabuleiro_capivarias", "tabuleiro Capivárias", pyspiel.GameType.Utility.ZERO_SUM, 2, 2,
-                           {"expansion": False, "first_player": 0, "deals": 4096, "seed": 0})
+    def _game_type(short: str, long: str, utility: Any, min_p: int, max_p: int, params: dict[str, Any]) -> Any:
+        return pyspiel.GameType(
+            short_name=short, long_name=long,
+            dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+            chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+            information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+            utility=utility,
+            reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+            max_num_players=max_p, min_num_players=min_p,
+            provides_information_state_string=True,
+            provides_information_state_tensor=True,
+            provides_observation_string=True,
+            provides_observation_tensor=True,
+            parameter_specification=params)
 
 
-class CapulanaGame(TabuleiroGame):
-    NAME = "capulana"
-    UTILITY_SUM = 1.0
-    GAME_TYPE = _game_type("tabuleiro_capulana", "tabuleiro Capulana", pyspiel.GameType.Utility.CONSTANT_SUM, 2, 5,
-                           {"players": 3, "deals": 4096, "seed": 0})
+    class CapivariasGame(TabuleiroGame):
+        NAME = "capivarias"
+        UTILITY_SUM = 0.0
+        GAME_TYPE = _game_type("tabuleiro_capivarias", "tabuleiro Capivárias", pyspiel.GameType.Utility.ZERO_SUM, 2, 2,
+                               {"expansion": False, "first_player": 0, "deals": 4096, "seed": 0})
 
 
-GAMES = {"tabuleiro_capivarias": CapivariasGame, "tabuleiro_capulana": CapulanaGame}
+    class CapulanaGame(TabuleiroGame):
+        NAME = "capulana"
+        UTILITY_SUM = 1.0
+        GAME_TYPE = _game_type("tabuleiro_capulana", "tabuleiro Capulana", pyspiel.GameType.Utility.CONSTANT_SUM, 2, 5,
+                               {"players": 3, "deals": 4096, "seed": 0})
+
+
+    GAMES: dict[str, Any] = {"tabuleiro_capivarias": CapivariasGame, "tabuleiro_capulana": CapulanaGame}
+else:
+    GAMES = {}
+
 _registered = False
 
 
 def register() -> None:
     """Register both games with pyspiel (once; later calls do nothing)."""
     global _registered
+    if pyspiel is None:
+        raise ImportError("tabuleiro.openspiel needs OpenSpiel: pip install 'tabuleiro[openspiel]'")
     if _registered:
         return
     for cls in GAMES.values():
