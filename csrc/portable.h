@@ -166,8 +166,9 @@ typedef pthread_once_t tb_once;
 #define TB_ONCE_INIT PTHREAD_ONCE_INIT
 #endif
 
-/* Start fn(arg) on a new thread: 0 on success, nonzero if no thread could be
- * had (then nothing runs). Every started thread is joined exactly once. */
+/* Start fn(arg) on a new thread with an 8 MiB stack on every OS: 0 on
+ * success, nonzero if no thread could be had (then nothing runs). Every
+ * started thread is joined exactly once. */
 int tb_thread_create(tb_thread *t, void *(*fn)(void *), void *arg);
 void tb_thread_join(tb_thread t);
 
