@@ -222,6 +222,7 @@ typedef struct {
     int cur, n, terminal;
     int legal[SR_MAX_LEGAL];
     uint8_t *mask;                /* num_distinct_actions bytes (heap: ASan sees overruns) */
+    float *obs, *obs2;            /* observation_size floats each (heap, exact size) */
     sr_state_buf redecoded;       /* decode(encode(s)) */
 } fz_view;
 
@@ -324,6 +325,20 @@ static void fz_check_full(fz_ctx *c, const void *s, fz_view *v) {
             int k2 = fz_encode(c, d2.b, e2);
             FZ_CHECK(c, k1 == k2 && memcmp(e1, e2, sizeof(int64_t) * (size_t)k1) == 0,
                      "determinize(%d) differs between the state and decode(encode(state)) (same view, same seed)", p);
+            /* observation(p): every float written, and a function of the view:
+             * equal for decode(encode(state)) and for determinize(p) */
+            const int no = g->info.observation_size;
+            for (int i = 0; i < no; ++i) v->obs[i] = NAN;
+            g->observation(g->rules, s, p, v->obs);
+            for (int i = 0; i < no; ++i)
+                FZ_CHECK(c, isfinite(v->obs[i]), "observation(%d) leaves float %d unwritten (or not finite)", p, i);
+            g->observation(g->rules, v->redecoded.b, p, v->obs2);
+            for (int i = 0; i < no; ++i)
+                FZ_CHECK(c, v->obs2[i] == v->obs[i], "observation(%d) float %d differs for decode(encode(state))", p, i);
+            g->observation(g->rules, d1.b, p, v->obs2);
+            for (int i = 0; i < no; ++i)
+                FZ_CHECK(c, v->obs2[i] == v->obs[i], "observation(%d) float %d differs for determinize(%d) (same view)", p,
+                         i, p);
         }
         char what[48];
         snprintf(what, sizeof what, "determinize(%d)", p);
@@ -443,8 +458,12 @@ static int fz_run(const uint8_t *data, size_t size) {
     FZ_CHECK(&c, g->info.num_distinct_actions <= (int)sizeof fz_zeros, "num_distinct_actions %d is larger than the harness",
              g->info.num_distinct_actions);
     fz_view v;
+    FZ_CHECK(&c, g->observation && g->info.observation_size > 0 && g->info.observation_size <= SR_MAX_OBSERVATION,
+             "observation_size %d is not in [1, %d]", g->info.observation_size, SR_MAX_OBSERVATION);
     uint8_t *mask = malloc((size_t)g->info.num_distinct_actions);
     v.mask = mask;
+    v.obs = malloc(sizeof(float) * (size_t)g->info.observation_size);
+    v.obs2 = malloc(sizeof(float) * (size_t)g->info.observation_size);
     const int np = g->info.num_players, A = g->info.num_distinct_actions;
     for (int step = 0;; ++step) {
         fz_check_full(&c, st.b, &v);
@@ -477,6 +496,8 @@ static int fz_run(const uint8_t *data, size_t size) {
         fz_check_full(&c, st.b, &v);
     }
     free(mask);
+    free(v.obs);
+    free(v.obs2);
     return 0;
 }
 
