@@ -806,7 +806,18 @@ static inline int dz_kc(uint64_t ra, int v1) {
 static inline uint64_t dz_raw1(const cp_rules *r, int c, int o, int m) { return raw_after(r, 0, c, o, m); }
 
 static void dz_tables(const cp_rules *r, dz_player *P, uint64_t cand) {
-    for (uint64_t h = cand; h; h &= h - 1) {
+    /* a clean card: every R8 placement ends clean (the same counts for all of them) */
+    int over = P->v0 - 1 < 3 ? P->v0 - 1 : 3, under = P->v0 < 3 ? P->v0 : 3;
+    uint8_t cleanA[5] = {0};
+    cleanA[4] = (uint8_t)(2 * (1 + over));
+    for (int k = 1; k <= under; ++k) cleanA[4 - k] = (uint8_t)(cleanA[4 - k] + 2);
+    for (uint64_t h = cand & r->clean_mask; h; h &= h - 1) {
+        int c = ctz64(h);
+        P->one[c] = (uint8_t)(2 * (1 + over + under));
+        P->rf[c] = 0; P->X[c] = 0;
+        memcpy(P->A[c], cleanA, 5);
+    }
+    for (uint64_t h = cand & ~r->clean_mask; h; h &= h - 1) {
         int c = ctz64(h);
         P->one[c] = P->rf[c] = 0; P->X[c] = 0;
         memset(P->A[c], 0, 5);
@@ -825,13 +836,16 @@ static void dz_tables(const cp_rules *r, dz_player *P, uint64_t cand) {
 
 /* second placements of b on a row whose last card shows v strips and no raw strip */
 static void dz_cnt0(const cp_rules *r, uint64_t cand, uint8_t cnt0[CP_NFABRIC][5]) {
-    for (uint64_t h = cand; h; h &= h - 1) {
-        int c = ctz64(h);
+    /* a clean card: 2 orientations x (touching, over k <= v - 1, under k <= v) */
+    static const uint8_t CLEAN[5] = {0, 2 * (1 + 0 + 1), 2 * (1 + 1 + 2), 2 * (1 + 2 + 3), 2 * (1 + 3 + 3)};
+    for (uint64_t h = cand & r->clean_mask; h; h &= h - 1) memcpy(cnt0[ctz64(h)], CLEAN, 5);
+    /* a card with a raw strip: only under placements that hide it */
+    for (uint64_t h = cand & ~r->clean_mask; h; h &= h - 1) {
+        int c = ctz64(h), n = 0;
+        cnt0[c][0] = 0;
         for (int v = 1; v <= 4; ++v) {
-            int n = 0;
-            for (int o = 0; o < 2; ++o)
-                for (int m = 0; m < 7; ++m)
-                    if (r8_ok(m, v) && !dz_raw1(r, c, o, m)) ++n;
+            if (v <= 3)
+                for (int o = 0; o < 2; ++o) n += !(r->rawnib[c][o] & ((1u << (4 - v)) - 1));   /* under k = v */
             cnt0[c][v] = (uint8_t)n;
         }
     }
