@@ -82,6 +82,7 @@ def ci(xs: list[float]) -> tuple[float, float, int]:
 def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for players in sorted({r["players"] for r in records}):
+        per_deal: dict[str, dict[int, tuple[float, float]]] = {}
         for lineup in ("new", "old"):
             by_deal: dict[int, list[dict[str, Any]]] = {}
             for r in records:
@@ -93,6 +94,7 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
                 share.append(sum(r["returns"][r["odd"]] for r in rs) / players - 1 / players)
                 margin.append(sum(r["scores"][r["odd"]] - (sum(r["scores"]) - r["scores"][r["odd"]]) / (players - 1)
                                   for r in rs) / players)
+            per_deal[lineup] = {d: (sh, mg) for d, sh, mg in zip(full, share, margin)}
             if not full:
                 continue
             ms, hs, n = ci(share)
@@ -100,6 +102,13 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
             out[f"{players}p odd={lineup}"] = {"deals": n, "games": n * players,
                                                "share_minus_fair": [round(ms, 4), round(hs, 4)],
                                                "margin": [round(mm, 3), round(hm, 3)]}
+        # paired over deals played in both line-ups: (new as the odd one) minus (old as the odd one)
+        both = sorted(set(per_deal.get("new", {})) & set(per_deal.get("old", {})))
+        if both:
+            ms, hs, n = ci([per_deal["new"][d][0] - per_deal["old"][d][0] for d in both])
+            mm, hm, _ = ci([per_deal["new"][d][1] - per_deal["old"][d][1] for d in both])
+            out[f"{players}p new-minus-old"] = {"deals": n, "share": [round(ms, 4), round(hs, 4)],
+                                                "margin": [round(mm, 3), round(hm, 3)]}
     return out
 
 
