@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import shutil
 import queue
 import random
 import re
@@ -218,10 +219,11 @@ def test_whole_game_through_play_and_go(spawn: Any, name: str, params: dict[str,
 
 
 def test_tabuleiro_script_runs_the_engine(spawn: Any) -> None:
+    # installing the package installs the console script: next to this python, or on PATH
     script = Path(sys.executable).with_name("tabuleiro")
-    if not script.exists():
-        pytest.skip("the tabuleiro console script is not installed next to this python")
-    s = spawn([str(script), "engine"])
+    found = str(script) if script.exists() else shutil.which("tabuleiro")
+    assert found, "the tabuleiro console script is not installed next to this python nor on PATH"
+    s = spawn([found, "engine"])
     assert s.ok("new", game="capivarias", seed=3)["to_move"] == 0
     assert s.ok("ping") == {"id": 2, "ok": True, "cmd": "ping"}
     assert s.close() == 0
