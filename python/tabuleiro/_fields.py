@@ -70,6 +70,16 @@ class Fields:
             raise self.bad("seed must be an integer in [0, 2**64)")
         return value - U64 if value >= 1 << 63 else value
 
+    def card(self, name: Any, where: str, by_name: Mapping[str, Any]) -> builtins.int:
+        """The index of a card named by a string (``by_name`` maps names to
+        cards with an ``index``)."""
+        if not isinstance(name, str):
+            raise self.bad(f"{where}: a card is a name string, not {name!r}")
+        c = by_name.get(name)
+        if c is None:
+            raise self.bad(f"{where}: unknown card {name!r}")
+        return c.index  # type: ignore[no-any-return]
+
     def ids(self, names: Any, where: str, index_of: Callable[[Any, str], builtins.int], *,
             is_set: builtins.bool = False) -> builtins.list[builtins.int]:
         """``[count, ids...]`` of a list of cards; a set's ids in id order (the

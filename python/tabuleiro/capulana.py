@@ -424,12 +424,7 @@ _F = Fields("Capulana")
 
 
 def _card(name: Any, where: str) -> int:
-    if not isinstance(name, str):
-        raise _F.bad(f"{where}: a card is a name string, not {name!r}")
-    c = _BY_NAME.get(name)
-    if c is None:
-        raise _F.bad(f"{where}: unknown card {name!r}")
-    return c.index
+    return _F.card(name, where, _BY_NAME)
 
 
 def _offer(o: Any, where: str) -> list[int]:
