@@ -661,6 +661,23 @@ class _Pool:
         self.pool.join()
 
 
+def _check_ray_address(address: str, timeout: float = 5.0) -> None:
+    """Fail fast, with a clear error, when nothing listens at a Ray cluster's
+    ``HOST:PORT`` (``ray.init`` would otherwise retry for minutes). ``auto``
+    and addresses without a port are left to Ray."""
+    import socket
+    hostport = address.split("://", 1)[-1]
+    host, sep, port = hostport.rpartition(":")
+    if address == "auto" or not sep or not port.isdigit():
+        return
+    try:
+        with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=timeout):
+            pass
+    except OSError as e:
+        raise ValueError(f"no Ray cluster answers at {address!r} ({e.strerror or e}): start one with "
+                         f"'ray start --head' and pass the address it prints") from None
+
+
 class _Ray:
     def __init__(self, cfg: _Config, jobs: Optional[int], address: Optional[str]) -> None:
         try:
@@ -671,6 +688,7 @@ class _Ray:
         self.started = False
         if not ray.is_initialized():
             if address:
+                _check_ray_address(address)
                 ray.init(address=address, log_to_driver=False)
             else:
                 ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
