@@ -464,7 +464,7 @@ def test_cli_arena_json_resume_and_errors(tmp_path: Path) -> None:
 @pytest.fixture(scope="session")
 def ray_local() -> Any:
     ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield ray
     ray.shutdown()
 
@@ -523,6 +523,12 @@ def test_ray_backend_on_a_running_cluster_by_address(tmp_path: Path) -> None:
         assert no_timing(json.loads(remote.stdout)) == no_timing(json.loads(local.stdout))
         assert no_times(arena.read_results(tmp_path / "r.jsonl")) == \
             no_times(arena.read_results(tmp_path / "l.jsonl"))
+        # With that head running, --backend ray without --address starts an
+        # instance of its own instead of joining the head and failing on
+        # num_cpus (Ray finds running clusters by itself; CI once failed so).
+        own = cli(*args, "--out", str(tmp_path / "o.jsonl"), "--backend", "ray", "--jobs", "2")
+        assert own.returncode == 0, own.stderr
+        assert no_timing(json.loads(own.stdout)) == no_timing(json.loads(local.stdout))
     finally:
         head.terminate()
         try:

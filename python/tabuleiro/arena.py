@@ -691,7 +691,11 @@ class _Ray:
                 _check_ray_address(address)
                 ray.init(address=address, log_to_driver=False)
             else:
-                ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
+                # address="local": always a fresh instance of our own. With no
+                # address Ray joins whatever it finds (RAY_ADDRESS, a running
+                # gcs_server, a stale /tmp/ray/ray_current_cluster) and then
+                # refuses num_cpus.
+                ray.init(address="local", num_cpus=jobs, include_dashboard=False, log_to_driver=False)
             self.started = True
         self.remote = ray.remote(num_cpus=1, max_retries=0)(_ray_play)
         self.cfg_ref = ray.put(cfg)
