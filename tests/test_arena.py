@@ -91,24 +91,17 @@ def test_specs_set_every_search_knob_with_typed_values() -> None:
     assert arena.parse_agent(("mine", FIRST)).label == "mine"
 
 
-def test_colon_separated_items_and_levels_once_agents_has_them(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_colon_separated_items_and_levels() -> None:
     # the `tabuleiro play --seats` spelling
     assert arena.parse_agent("mcts:iterations=500:c=1.0").label == "mcts:iterations=500,c=1.0"
-    # level:N is agents.make("level", level=N) as soon as that exists
-    made: list[dict[str, Any]] = []
-
-    def make(name: str, **kw: Any) -> agents.Agent:
-        if name == "level":
-            made.append(kw)
-            return agents.make("ismcts", iterations=10 * kw["level"], seed=kw.get("seed", 0))
-        return real_make(name, **kw)
-
-    real_make = agents.make
-    monkeypatch.setattr(agents, "NAMES", agents.NAMES + ("level",))
-    monkeypatch.setattr(agents, "make", make)
+    # level:N is agents.make("level", level=N)
     e = arena.parse_agent("level:5")
-    assert e.label == "level:5" and made == [{"level": 5}] and e.agent == real_make("ismcts", iterations=50)
-    assert arena.parse_agent("level:3,seed=2").label == "level:3,seed=2"
+    assert e.label == "level:5" and e.agent == agents.make("level", level=5)
+    e = arena.parse_agent("level:3,seed=2")
+    assert e.label == "level:3,seed=2" and e.agent == agents.make("level", level=3, seed=2)
+    for bad in ("level:0", "level:11", "level:x", "level:3,depth=2"):
+        with pytest.raises(ValueError, match="level"):
+            arena.parse_agent(bad)
 
 
 @pytest.mark.parametrize("spec, part", [
@@ -124,7 +117,8 @@ def test_colon_separated_items_and_levels_once_agents_has_them(monkeypatch: pyte
     ("greedy:c=1", "'c'"),
     ("random:seed=x", "seed='x'"),
     ("alphazero", "unknown agent 'alphazero'"),
-    ("level:5", "strength levels do not exist"),
+    ("level:11", "level must be in [1, 10]"),
+    ("level:five", "level"),
     ("no_such_module_xyz:agent", "cannot import 'no_such_module_xyz'"),
     ("tests.test_arena:nothing_here", "has no attribute 'nothing_here'"),
     ("", "empty"),
@@ -452,7 +446,7 @@ def test_cli_arena_json_resume_and_errors(tmp_path: Path) -> None:
     c = cli("capivarias", "--agents", "greedy", "random", "--deals", "2", "--jobs", "1", "--no-progress")
     assert c.returncode == 0 and "win share" in c.stdout
     for bad, msg in [(["capivarias", "--agents", "ismcts:c=hot", "--deals", "1"], "c='hot'"),
-                     (["capivarias", "--agents", "level:5", "--deals", "1"], "strength levels"),
+                     (["capivarias", "--agents", "level:11", "--deals", "1"], "level must be in [1, 10]"),
                      (["capivarias", "--players", "3", "--agents", "greedy", "--deals", "1"], "players"),
                      (["capivarias", "--agents", "greedy", "random", "--deals", "1", "--sprt", "elo0=5", "elo1=1"],
                       "elo0"),

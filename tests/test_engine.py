@@ -298,9 +298,11 @@ def test_every_error_leaves_the_game_unchanged(spawn: Any) -> None:
     ]:
         r = s.err("bad_request", cmd, **fields)
         assert named in r["error"]["message"], (cmd, fields, r)
-    r = s.call("go", level=5, iterations=10)
-    if not engine._level_available():
-        assert r["error"]["code"] == "bad_request" and "level" in r["error"]["message"], r
+    r = s.err("bad_request", "go", level=5, iterations=10)      # a level is its own budget
+    assert "takes only level and seed" in r["error"]["message"], r
+    for bad in (0, 11, "5", 2.5):
+        r = s.err("bad_request", "go", level=bad)
+        assert "level" in r["error"]["message"], r
     s.err("unknown_command", "fly")
     s.err("unknown_command", "STATE")
     s.err("invalid_move", "play", move="bid 7")
@@ -484,11 +486,11 @@ def test_level(spawn: Any) -> None:
     s = spawn()
     s.ok("new", game="capivarias", seed=1)
     r = s.call("go", level=3)
-    if engine._level_available():
-        assert r["ok"] and r["agent"] == "level", r
-    else:
-        assert r["error"]["code"] == "bad_request" and "'level' is not available" in r["error"]["message"]
-        assert s.ok("info")["level"] is False
+    assert r["ok"] and r["agent"] == "level", r
+    assert s.ok("info")["level"] is True
+    legal = {m["move"] for m in s.ok("legal")["moves"]}
+    r = s.call("go", level=5, apply=True)
+    assert r["ok"] and r["move"]["move"] in legal and r["iterations"] > 0, r
     assert s.close() == 0
 
 

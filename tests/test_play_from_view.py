@@ -18,7 +18,8 @@ CASES = [("capivarias", {}), ("capivarias", {"expansion": True}), ("capulana", {
          ("capulana", {"players": 3}), ("capulana", {"players": 4}), ("capulana", {"players": 5}), ("toy", {})]
 IDS = ["capivarias", "capivarias-expansion", "capulana-2p", "capulana-3p", "capulana-4p", "capulana-5p", "toy"]
 BOTS = [agents.make("random", seed=1), agents.make("greedy", seed=2), agents.make("flatmc", iterations=24, seed=3),
-        agents.make("mcts", iterations=24, seed=4), agents.make("ismcts", iterations=24, seed=5)]
+        agents.make("mcts", iterations=24, seed=4), agents.make("ismcts", iterations=24, seed=5),
+        agents.make("level", level=2, seed=6), agents.make("level", level=3, seed=7)]
 
 
 def positions(game: tabuleiro.Game, count: int, seed: int) -> list[Any]:
@@ -47,8 +48,8 @@ def check(name: str, params: dict[str, Any], count: int) -> None:
         for bot in BOTS:
             assert bot.choose(s) == bot.choose(view), (bot, s.to_dict())
             assert bot.choose(s) == bot.choose(json.dumps(view))       # a view received as JSON
-        search = BOTS[-1]
-        assert search.analyse(s) == search.analyse(view)
+        for search in (BOTS[4], BOTS[5]):     # ismcts, and a level that searches
+            assert search.analyse(s) == search.analyse(view)
 
 
 @pytest.mark.parametrize("name, params", CASES, ids=IDS)

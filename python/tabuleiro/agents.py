@@ -25,6 +25,7 @@ greedy     best immediate score (Capulana: the best ``weaving_options`` step)
 flatmc     flat Monte Carlo over root moves (rollouts from determinizations)
 mcts       UCT over determinized worlds, one tree over action histories
 ismcts     information-set MCTS, nodes keyed by (player, information state)
+level      a strength level 1..10: one of the above with a budget (``LEVELS``)
 =========  ==================================================================
 
 Parameters, checked once by :func:`make` (``TypeError`` for a wrong type,
@@ -68,7 +69,8 @@ from ._errors import GameOverError
 from ._game import load_view
 from ._state import State
 
-__all__ = ["Agent", "Analysis", "RandomAgent", "GreedyAgent", "SearchAgent", "SearchResult", "StopFlag", "make", "NAMES"]
+__all__ = ["Agent", "Analysis", "RandomAgent", "GreedyAgent", "SearchAgent", "LevelAgent", "SearchResult", "StopFlag",
+           "make", "NAMES", "LEVELS"]
 
 _MASK = (1 << 64) - 1
 _KINDS = {"flatmc": 0, "mcts": 1, "ismcts": 2}
@@ -265,11 +267,95 @@ class SearchAgent(Agent):
         return self.search(state, stop=stop).analysis
 
 
+#: Strength levels 1..10 per game: level -> (agent name, parameters). Every
+#: budget is in iterations, not seconds, so a level plays the same move for
+#: the same seed and view on any machine; level 10 takes about a second a move
+#: on the machine that calibrated them (docs/levels.md: the measured table and
+#: the command that made it). A game without a table of its own uses
+#: ``"default"``.
+LEVELS: dict[str, dict[int, tuple[str, dict[str, Any]]]] = {
+    "capivarias": {
+        1: ("random", {}),
+        2: ("ismcts", {"iterations": 8}),
+        3: ("greedy", {}),
+        4: ("ismcts", {"iterations": 100}),
+        5: ("ismcts", {"iterations": 300}),
+        6: ("ismcts", {"iterations": 1000}),
+        7: ("ismcts", {"iterations": 3000}),
+        8: ("ismcts", {"iterations": 10000}),
+        9: ("ismcts", {"iterations": 30000}),
+        10: ("ismcts", {"iterations": 100000}),
+    },
+    "capulana": {
+        1: ("random", {}),
+        2: ("ismcts", {"iterations": 8}),
+        3: ("ismcts", {"iterations": 30}),
+        4: ("ismcts", {"iterations": 100}),
+        5: ("greedy", {}),
+        6: ("ismcts", {"iterations": 1000}),
+        7: ("ismcts", {"iterations": 2500}),
+        8: ("ismcts", {"iterations": 5000}),
+        9: ("ismcts", {"iterations": 10000}),
+        10: ("ismcts", {"iterations": 20000}),
+    },
+}
+LEVELS["default"] = LEVELS["capivarias"]
+
+
+@dataclass(frozen=True)
+class LevelAgent(Agent):
+    """A strength level, 1 (a beginner) to 10 (about a second a move): the
+    agent and budget :data:`LEVELS` gives for the game being played.
+
+    >>> from tabuleiro import capivarias
+    >>> bot = make("level", level=4, seed=2)
+    >>> bot.agent_for("capivarias")
+    SearchAgent(seed=2, kind='ismcts', iterations=100, time=None, c=None, rollout='random', threads=1, max_nodes=1048576, shaped=None, prior=None)
+    >>> s = capivarias.new_game(seed=4)
+    >>> bot.choose(s) == bot.agent_for("capivarias").choose(s)
+    True
+    """
+
+    level: int = 5
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _int("level", self.level, 1, 10)
+
+    @property
+    def name(self) -> str:
+        return "level"
+
+    def agent_for(self, game: str) -> Agent:
+        """The agent this level plays ``game`` (a registered name) with."""
+        name, params = LEVELS.get(game, LEVELS["default"])[self.level]
+        return make(name, seed=self.seed, **params)
+
+    def _inner(self, state: Any) -> tuple[Agent, State]:
+        st = _state(state)
+        return self.agent_for(st.game.name), st
+
+    def choose(self, state: Any, *, stop: Optional[StopFlag] = None) -> Any:
+        agent, st = self._inner(state)
+        return agent.choose(st, stop=stop)
+
+    def analyse(self, state: Any, *, stop: Optional[StopFlag] = None) -> list[Analysis]:
+        agent, st = self._inner(state)
+        return agent.analyse(st, stop=stop)
+
+    def search(self, state: Any, *, stop: Optional[StopFlag] = None) -> SearchResult:
+        agent, st = self._inner(state)
+        return agent.search(st, stop=stop)
+
+
 def make(name: str, **params: Any) -> Agent:
-    """An agent by name: ``random``, ``greedy``, ``flatmc``, ``mcts``, ``ismcts``.
+    """An agent by name: ``random``, ``greedy``, ``flatmc``, ``mcts``,
+    ``ismcts``, or ``level`` (``level=1..10`` and ``seed``; see :data:`LEVELS`).
 
     >>> make("mcts", iterations=200, seed=3).iterations
     200
+    >>> make("level", level=7).agent_for("capulana").iterations
+    2500
 
     :raises ValueError: an unknown agent or a parameter out of range.
     :raises TypeError: an unknown parameter or one of the wrong type.
@@ -280,4 +366,9 @@ def make(name: str, **params: Any) -> Agent:
         return GreedyAgent(**params)
     if name in _KINDS:
         return SearchAgent(kind=name, **params)
-    raise ValueError(f"unknown agent {name!r}; choose from {', '.join(NAMES)}")
+    if name == "level":
+        extra = sorted(set(params) - {"level", "seed"})
+        if extra:
+            raise TypeError(f"a strength level takes only level and seed, not {', '.join(extra)}")
+        return LevelAgent(**params)
+    raise ValueError(f"unknown agent {name!r}; choose from {', '.join(NAMES)}, level")

@@ -271,7 +271,7 @@ def parse_agent(spec: Any) -> AgentEntry:
       threads, max_nodes, seed``). Values are read as the knob's type: integers
       (``2000``, ``1e4``), numbers, ``true``/``false`` (also yes/no, on/off),
       ``none`` for the game's default of an optional knob.
-    * ``level:N``: strength levels, once ``tabuleiro.agents`` has them.
+    * ``level:N`` (or ``level:N,seed=S``): a strength level, ``agents.make("level", level=N)``.
     * ``package.module:attr[:key=value,...]``: a user object with
       ``choose(state)``, or a factory (a class or function) called as
       ``attr(seed=..., **kwargs)`` once per game.
@@ -306,10 +306,6 @@ def parse_agent(spec: Any) -> AgentEntry:
     name, sep, rest = text.partition(":")
     name = name.strip()
     if name == "level":
-        if "level" not in _agents.NAMES:
-            raise ValueError(f"agent spec {spec!r}: strength levels do not exist yet in tabuleiro.agents; "
-                             f"give a search instead, e.g. ismcts:iterations=2000")
-        # once agents.make("level", level=N) exists (tabuleiro play looks for the same)
         first, _, more = rest.partition(",")
         raw = _split_params(spec, more if "=" not in first else rest)
         if "=" not in first:
@@ -386,13 +382,18 @@ def _builtin_start(agent: _agents.Agent) -> tuple[Start, bool]:
     """The player of a builtin agent, and whether it reports iterations."""
     if isinstance(agent, _agents.RandomAgent):
         return _random_start, False
-    if isinstance(agent, _agents.SearchAgent):
+    if isinstance(agent, (_agents.SearchAgent, _agents.LevelAgent)):
         def start_search(seed: int, box: list[Optional[int]]) -> Act:
             ag = dataclasses.replace(agent, seed=seed)
+            searches: dict[str, bool] = {}   # a level that plays random or greedy reports no iterations
 
             def act(st: Any) -> int:
                 res = ag.search(st)         # choose() is search().move
-                box[0] = res.iterations
+                name = st.game.name
+                if name not in searches:
+                    inner = ag.agent_for(name) if isinstance(ag, _agents.LevelAgent) else ag
+                    searches[name] = isinstance(inner, _agents.SearchAgent)
+                box[0] = res.iterations if searches[name] else None
                 return res.move.action  # type: ignore[no-any-return]
 
             return act

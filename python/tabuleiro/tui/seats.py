@@ -19,26 +19,9 @@ from typing import Any, Optional
 
 from .. import agents
 
-__all__ = ["DEFAULT_LEVEL", "INTERIM_LEVELS", "Seat", "level_agent", "make_seat", "parse_spec", "split_seats"]
+__all__ = ["DEFAULT_LEVEL", "Seat", "level_agent", "make_seat", "parse_spec", "split_seats"]
 
 DEFAULT_LEVEL = 5
-
-#: INTERIM strength levels, used only while ``agents.make("level", level=n)``
-#: does not exist (issue 9 part 3 brings calibrated levels; this table is
-#: then ignored). Uncalibrated: a guess that strength grows with the budget.
-#: level -> (agent name, parameters); the ismcts levels also stop after 2 s.
-INTERIM_LEVELS: dict[int, tuple[str, dict[str, Any]]] = {
-    1: ("random", {}),
-    2: ("greedy", {}),
-    3: ("ismcts", {"iterations": 100}),
-    4: ("ismcts", {"iterations": 300}),
-    5: ("ismcts", {"iterations": 1000}),
-    6: ("ismcts", {"iterations": 2000, "time": 2.0}),
-    7: ("ismcts", {"iterations": 4000, "time": 2.0}),
-    8: ("ismcts", {"iterations": 8000, "time": 2.0}),
-    9: ("ismcts", {"iterations": 16000, "time": 2.0}),
-    10: ("ismcts", {"iterations": 40000, "time": 2.0}),
-}
 
 _MASK = (1 << 64) - 1
 
@@ -100,18 +83,11 @@ def _mix(a: int, b: int) -> int:
 
 
 def level_agent(level: int, seed: int) -> tuple[agents.Agent, str]:
-    """The agent of a strength level (1..10) and how to describe it: the
-    calibrated ``agents.make("level", ...)`` when it exists, else
-    :data:`INTERIM_LEVELS`."""
+    """The agent of a strength level (1..10, ``agents.make("level", ...)``)
+    and how to describe it."""
     if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 10:
         raise ValueError(f"level must be an integer 1..10, not {level!r}")
-    try:
-        return agents.make("level", level=level, seed=seed), f"level {level}"
-    except ValueError as e:
-        if "unknown agent" not in str(e):
-            raise
-    name, params = INTERIM_LEVELS[level]
-    return agents.make(name, seed=seed, **params), f"level {level}"
+    return agents.make("level", level=level, seed=seed), f"level {level}"
 
 
 @dataclass

@@ -1,0 +1,138 @@
+"""Calibrate the strength levels (``agents.make("level", level=n)``).
+
+Plays, for one game, every adjacent pair (level n against level n-1) and
+every pair three apart (n against n-3) on the same paired deals: each deal
+once per seat rotation, so both seats of a deal are played by both levels.
+Every match is one ``tabuleiro arena`` run whose games are appended to
+``bench/results/levels/<game>/L<n>-L<m>.jsonl``; re-running resumes them.
+The table (``--table``) is recomputed from those files alone, so it can be
+regenerated without replaying a game.
+
+    python bench/calibrate_levels.py capivarias --deals 100 --jobs 2
+    python bench/calibrate_levels.py capulana --players 2 --deals 100 --jobs 2
+    python bench/calibrate_levels.py --table > docs/levels-table.md
+
+Each match is the same as, for instance,
+``tabuleiro arena capivarias --agents level:5 level:4 --deals 100 --seed 9
+--out bench/results/levels/capivarias/L5-L4.jsonl``.
+
+A level n "passes" against n-1 when it scores more than half (draws count
+half) and against n-3 when it scores at least 0.65.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+from tabuleiro import agents, arena
+
+ROOT = Path(__file__).resolve().parent / "results" / "levels"
+SEED = 9
+GAMES = {"capivarias": {}, "capulana": {"players": 2}}
+
+
+def pairs() -> list[tuple[int, int]]:
+    """The matches, cheapest first: (n, n-1) and (n, n-3) for n = 2..10."""
+    out: list[tuple[int, int]] = []
+    for n in range(2, 11):
+        out.append((n, n - 1))
+        if n >= 4:
+            out.append((n, n - 3))
+    return out
+
+
+def path_of(game: str, hi: int, lo: int) -> Path:
+    return ROOT / game / f"L{hi}-L{lo}.jsonl"
+
+
+def play(game: str, params: dict[str, Any], hi: int, lo: int, deals: int, jobs: int) -> arena.Summary:
+    out = path_of(game, hi, lo)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return arena.run(game, [f"level:{hi}", f"level:{lo}"], deals=deals, seed=SEED, params=params, out=out,
+                     jobs=jobs, progress=sys.stderr.isatty())
+
+
+def _describe(game: str, level: int) -> str:
+    name, params = agents.LEVELS.get(game, agents.LEVELS["default"])[level]
+    if "iterations" in params:
+        return f"{name} {params['iterations']:,}"
+    return name
+
+
+def row(game: str, hi: int, lo: int) -> Optional[dict[str, Any]]:
+    p = path_of(game, hi, lo)
+    if not p.exists():
+        return None
+    recs = arena.read_results(p)
+    if not recs:
+        return None
+    s = arena.summarize(recs, agents=[f"level:{hi}", f"level:{lo}"])
+    pair = s["pair"]
+    need = 0.5 if hi - lo == 1 else 0.65
+    score = pair["score"]
+    ok = score > need if hi - lo == 1 else score >= need
+    t = s["timing"]
+    return {"hi": hi, "lo": lo, "games": s["games"], "wins": pair["wins"], "draws": pair["draws"],
+            "losses": pair["losses"], "score": score, "need": need, "ok": ok, "elo": pair["elo"],
+            "elo_lo": pair["elo_lo"], "elo_hi": pair["elo_hi"],
+            "ms_hi": t[f"level:{hi}"]["ms_per_move"], "ms_lo": t[f"level:{lo}"]["ms_per_move"]}
+
+
+def _elo(x: Optional[float]) -> str:
+    return "inf" if x is None else f"{x:+.0f}"
+
+
+def table(game: str) -> str:
+    lines = [f"| level | plays as | vs | games | W-D-L | score | needs | Elo (95%) | ms/move |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for hi, lo in pairs():
+        r = row(game, hi, lo)
+        desc = _describe(game, hi)
+        if r is None:
+            lines.append(f"| {hi} | {desc} | {lo} ({_describe(game, lo)}) | not measured | | | | | |")
+            continue
+        mark = "yes" if r["ok"] else "**no**"
+        lines.append(f"| {hi} | {desc} | {lo} ({_describe(game, lo)}) | {r['games']} | "
+                     f"{r['wins']}-{r['draws']}-{r['losses']} | {r['score']:.3f} | "
+                     f"{'>' if r['need'] == 0.5 else '>='} {r['need']:.2f}: {mark} | "
+                     f"{_elo(r['elo'])} ({_elo(r['elo_lo'])} to {_elo(r['elo_hi'])}) | {r['ms_hi']:.1f} |")
+    return "\n".join(lines)
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("game", nargs="?", choices=sorted(GAMES))
+    ap.add_argument("--players", type=int, default=None, help="Capulana's player count (default 2)")
+    ap.add_argument("--deals", type=int, default=100, help="deals per match (2 games each in two-player games)")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--only", default=None, help="matches to play, e.g. 10-9,10-7 (default: all, cheapest first)")
+    ap.add_argument("--table", action="store_true", help="print the measured tables (markdown) and stop")
+    a = ap.parse_args(argv)
+    if a.table:
+        for g in GAMES:
+            print(f"### {g}\n\n{table(g)}\n")
+        return 0
+    if a.game is None:
+        ap.error("give a game, or --table")
+    params = dict(GAMES[a.game])
+    if a.players is not None:
+        params["players"] = a.players
+    todo = pairs()
+    if a.only:
+        want = {tuple(int(x) for x in item.split("-")) for item in a.only.split(",")}
+        todo = [p for p in todo if p in want]
+    for hi, lo in todo:
+        s = play(a.game, params, hi, lo, a.deals, a.jobs)
+        r = row(a.game, hi, lo)
+        assert r is not None
+        print(f"{a.game} level {hi} vs {lo}: {r['wins']}-{r['draws']}-{r['losses']} score {r['score']:.3f} "
+              f"(needs {r['need']}) {'ok' if r['ok'] else 'FAILS'}; {s['timing'][f'level:{hi}']['ms_per_move']:.1f} "
+              f"ms/move", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
