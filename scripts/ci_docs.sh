@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The API reference (docs/api/, Sphinx autodoc + napoleon), warnings as
 # errors, from the docstrings of an installed tabuleiro in a fresh virtual
-# environment, then the docstring gaps (report only).
+# environment, then the docstring gaps (--strict: a public name without a docstring and an example fails the build).
 #
 #   bash scripts/ci_docs.sh [WHEEL]
 #
@@ -37,4 +37,4 @@ mkdir "$WORK/run" && cd "$WORK/run"
 "$VPY" -c 'import tabuleiro, sys; print("documenting", tabuleiro.__version__, "from", tabuleiro.__file__)'
 "$VPY" -m sphinx -W --keep-going -q -b html "$ROOT/docs/api" "$ROOT/build/docs/html"
 echo "API reference: $ROOT/build/docs/html/index.html"
-"$VPY" "$ROOT/scripts/docstring_gaps.py"
+"$VPY" "$ROOT/scripts/docstring_gaps.py" --strict

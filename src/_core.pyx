@@ -50,17 +50,46 @@ def game_spec(str name):
 
 cdef class StopFlag:
     """A flag another thread sets to end a running search early (the search
-    then returns its best move so far)."""
+    then returns its best move so far): pass it as ``stop=`` to
+    ``choose``/``analyse``/``search``.
+
+    >>> from tabuleiro.agents import StopFlag
+    >>> stop = StopFlag()
+    >>> stop.is_set()
+    False
+    """
     cdef volatile int flag
 
     def set(self):
-        """Ask the running search to stop."""
+        """Ask the running search to stop.
+
+        >>> from tabuleiro.agents import StopFlag
+        >>> stop = StopFlag()
+        >>> stop.set()
+        >>> stop.is_set()
+        True
+        """
         self.flag = 1
 
     def clear(self):
+        """Take the stop request back (to reuse the flag for another search).
+
+        >>> from tabuleiro.agents import StopFlag
+        >>> stop = StopFlag()
+        >>> stop.set()
+        >>> stop.clear()
+        >>> stop.is_set()
+        False
+        """
         self.flag = 0
 
     def is_set(self):
+        """Whether a stop was asked for (and not cleared since).
+
+        >>> from tabuleiro.agents import StopFlag
+        >>> StopFlag().is_set()
+        False
+        """
         return self.flag != 0
 
 

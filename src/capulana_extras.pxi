@@ -48,7 +48,18 @@ cdef class WeaveOption:
     """One complete weaving step (cp_weaving_options): its moves (0- and 1-card
     steps end with ``stop``), the resulting visible ``strips``, the capulana
     ``score`` (R10) and the ``final_score`` (R11, objectives included) it
-    yields. Held as the C record; strips and moves are built on access."""
+    yields. Held as the C record; strips and moves are built on access.
+
+    >>> from tabuleiro import capulana
+    >>> s = capulana.new_game(players=2, seed=1)
+    >>> while s.phase != "weave":
+    ...     s.push(s.legal_moves()[0])
+    >>> option = s.weaving_options()[0]
+    >>> option
+    WeaveOption(moves='stop', strips='BC BC OC', score=3, final_score=6)
+    >>> option.moves, option.actions, option.cards
+    ((Move.parse('stop'),), (62,), 0)
+    """
     cdef cp_weave_option o
 
     @property

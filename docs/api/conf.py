@@ -37,10 +37,7 @@ napoleon_google_docstring = True
 napoleon_numpy_docstring = True
 
 #: ``module.qualname`` of the objects whose docstrings are shown verbatim.
-LITERAL_DOCSTRINGS = {
-    "tabuleiro.agents",                 # the parameter table's "time" row overflows its column
-    "tabuleiro._state.State.push",      # ":raises ...:" field list runs into the next sentence
-}
+LITERAL_DOCSTRINGS: set[str] = set()
 
 
 def origin(obj: object) -> str:

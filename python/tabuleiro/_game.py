@@ -34,7 +34,12 @@ U64 = 1 << 64
 
 @dataclass(frozen=True)
 class GameInfo:
-    """Facts of a game instance (OpenSpiel's GameType + GameInfo)."""
+    """Facts of a game instance (OpenSpiel's GameType + GameInfo).
+
+    >>> load_game("toy").info
+    GameInfo(name='toy', num_players=2, num_distinct_actions=6, min_utility=-1.0, max_utility=1.0,
+             max_game_length=6, hidden_information=True, observation_size=84)
+    """
 
     name: str
     num_players: int
@@ -62,6 +67,12 @@ class Game:
 
     Games are immutable and compared by name and parameters; games with
     different parameters coexist in one process.
+
+    >>> g = load_game("capulana", players=4)
+    >>> g
+    load_game('capulana', players=4, legacy_determinize=False)
+    >>> g == load_game("capulana", players=4), g == load_game("capulana", players=3)
+    (True, False)
     """
 
     name: ClassVar[str]
@@ -111,45 +122,87 @@ class Game:
     # --- facts ------------------------------------------------------------------------
     @property
     def info(self) -> GameInfo:
-        """The game's facts."""
+        """The game's facts.
+
+        >>> load_game("capivarias").info.max_game_length
+        144
+        """
         return self._info
 
     @property
     def params(self) -> dict[str, Any]:
-        """The parameters this game was loaded with (defaults filled in)."""
+        """The parameters this game was loaded with (defaults filled in).
+
+        >>> load_game("capulana").params
+        {'players': 3, 'legacy_determinize': False}
+        """
         return dict(self._params)
 
     @property
     def num_players(self) -> int:
+        """The number of players (``info.num_players``).
+
+        >>> load_game("capulana", players=5).num_players
+        5
+        """
         return self._info.num_players
 
     @property
     def num_distinct_actions(self) -> int:
+        """The number of action ids, legal or not (``info.num_distinct_actions``).
+
+        >>> load_game("capivarias").num_distinct_actions
+        3248
+        """
         return self._info.num_distinct_actions
 
     @property
     def observation_size(self) -> int:
-        """Floats of an observation tensor (docs/observations.md)."""
+        """Floats of an observation tensor (docs/observations.md).
+
+        >>> load_game("toy").observation_size
+        84
+        """
         return self._info.observation_size
 
     def batch(self, n: int, *, seed: int, threads: int = 1) -> Any:
-        """n games of this game stepped together in C (:class:`tabuleiro.vector.Batch`, needs numpy)."""
+        """n games of this game stepped together in C (:class:`tabuleiro.vector.Batch`, needs numpy).
+
+        >>> b = load_game("toy").batch(8, seed=1)
+        >>> b.n, b.obs.shape, b.mask.shape
+        (8, (8, 84), (8, 6))
+        """
         from .vector import Batch
 
         return Batch(self, n, seed=seed, threads=threads)
 
     @property
     def search_defaults(self) -> dict[str, Any]:
-        """The search policy's per-game defaults: ``c``, ``shaped`` reward, ``prior``."""
+        """The search policy's per-game defaults: ``c``, ``shaped`` reward, ``prior``.
+
+        >>> load_game("capulana").search_defaults
+        {'c': 0.7, 'shaped': True, 'prior': True}
+        """
         return dict(self._search_defaults)
 
     # --- states -------------------------------------------------------------------------
     def new_initial_state(self, *, seed: int) -> "State":
-        """A new game dealt from ``seed`` (every later random event follows from it)."""
+        """A new game dealt from ``seed`` (every later random event follows from it).
+
+        >>> g = load_game("toy")
+        >>> s = g.new_initial_state(seed=1)
+        >>> s.current_player, s == g.new_initial_state(seed=1)
+        (0, True)
+        """
         return self._core.new_state(check_seed(seed))  # type: ignore[no-any-return]
 
     def from_dict(self, d: Mapping[str, Any]) -> "State":
         """Load a state dict (RULES.md part 4); the C engine checks it.
+
+        >>> g = load_game("toy")
+        >>> s = g.new_initial_state(seed=1)
+        >>> g.from_dict(s.to_dict()) == s
+        True
 
         :raises InvalidStateError: naming the first problem.
         """
@@ -169,6 +222,11 @@ class Game:
         through that seat's eyes (agents determinize it again, and their
         choice depends only on the view). ``player`` defaults to the player to
         move.
+
+        >>> g = load_game("toy")
+        >>> s = g.new_initial_state(seed=1)
+        >>> g.from_view(s.view(0)).view(0) == s.view(0)
+        True
 
         :raises InvalidStateError: the view cannot come from a legal game.
         """
@@ -202,6 +260,9 @@ class Game:
     def action_to_string(self, action: int) -> str:
         """The notation of an action id.
 
+        >>> load_game("toy").action_to_string(2)
+        'play 3'
+
         :raises InvalidMoveError: not an id of this game.
         """
         if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < self.num_distinct_actions:
@@ -212,6 +273,9 @@ class Game:
         """Read a move in the game's notation (``state`` resolves notation that
         needs the position, and then the move must be legal there).
 
+        >>> load_game("capulana").parse_move("F13 r>2").action
+        240
+
         :raises InvalidMoveError: not a move of this game.
         :raises IllegalMoveError: with ``state``, a move that is not legal there.
         """
@@ -221,7 +285,12 @@ class Game:
 
     def random_playouts(self, n: int, *, seed: int) -> dict[str, Any]:
         """Play ``n`` uniformly random games entirely in C (Ctrl-C stops it);
-        aggregate statistics (games, actions, draws, wins, returns and score sums)."""
+        aggregate statistics (games, actions, draws, wins, returns and score sums).
+
+        >>> st = load_game("toy").random_playouts(100, seed=3)
+        >>> st["games"], st["actions"], st["stopped"]
+        (100, 600, False)
+        """
         check_seed(seed)
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < U64:
             raise ValueError(f"n must be an integer in [0, 2**64), not {n!r}")
@@ -231,7 +300,12 @@ class Game:
     @classmethod
     def params_from_dict(cls, d: Mapping[str, Any]) -> dict[str, Any]:
         """The parameters of the game a state dict belongs to (for
-        ``State.from_dict``); raises InvalidStateError when they are unreadable."""
+        ``State.from_dict``); raises InvalidStateError when they are unreadable.
+
+        >>> s = load_game("capulana", players=4).new_initial_state(seed=2)
+        >>> type(s.game).params_from_dict(s.to_dict())
+        {'players': 4}
+        """
         return {}
 
     def _encode_dict(self, d: Mapping[str, Any]) -> list[int]:
@@ -268,7 +342,11 @@ _LOADED: dict[tuple[str, Any], Game] = {}
 
 
 def games() -> list[str]:
-    """The names of the registered games."""
+    """The names of the registered games.
+
+    >>> games()
+    ['capivarias', 'capulana', 'toy']
+    """
     return sorted(_core.game_names())
 
 

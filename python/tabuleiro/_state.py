@@ -34,7 +34,13 @@ __all__ = ["Move", "MoveLike", "Outcome", "State"]
 class Move:
     """A move of one game, identified by its action id; ``str()`` is its
     notation. Each game subclasses it with ``NUM_ACTIONS``, ``__str__`` and
-    ``parse``."""
+    ``parse``.
+
+    >>> from tabuleiro import toy
+    >>> m = toy.Move(2)
+    >>> m, str(m), m.action
+    (Move.parse('play 3'), 'play 3', 2)
+    """
 
     action: int
     NUM_ACTIONS: ClassVar[int] = 0
@@ -46,7 +52,12 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> "Move":
-        """Read the game's notation."""
+        """Read the game's notation.
+
+        >>> from tabuleiro import toy
+        >>> toy.Move.parse("play 3").action
+        2
+        """
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -60,7 +71,15 @@ MoveLike = Union[int, str, Move]
 class Outcome:
     """How a finished game ended: ``winners`` (the players with the top
     return; several on a shared win, none on a draw), the true ``returns`` and
-    the final ``scores``."""
+    the final ``scores``.
+
+    >>> from tabuleiro import toy
+    >>> s = toy.new_game(seed=2)
+    >>> while not s.is_terminal:
+    ...     s.push(s.legal_moves()[0])
+    >>> s.outcome()
+    Outcome(winners=(0,), returns=(1.0, -1.0), scores=(14, 7))
+    """
 
     winners: tuple[int, ...]
     returns: tuple[float, ...]
@@ -68,7 +87,13 @@ class Outcome:
 
     @property
     def winner(self) -> Optional[int]:
-        """The single winner, or None on a draw or a shared win."""
+        """The single winner, or None on a draw or a shared win.
+
+        >>> Outcome((0,), (1.0, -1.0), (14, 7)).winner
+        0
+        >>> Outcome((), (0.0, 0.0), (9, 9)).winner is None
+        True
+        """
         return self.winners[0] if len(self.winners) == 1 else None
 
 
@@ -79,6 +104,14 @@ class State(_core.CoreState):
     ``push``/``apply`` check legality and leave the state untouched when they
     raise; ``pop`` undoes. Each game subclasses it (``MOVE``, ``view``,
     ``__str__``).
+
+    >>> from tabuleiro import toy
+    >>> s = toy.new_game(seed=2)
+    >>> s.current_player, s.legal_moves()
+    (0, [Move.parse('play 3'), Move.parse('play 6')])
+    >>> s.push("play 6")
+    >>> s.current_player, s.is_terminal
+    (1, False)
     """
 
     __slots__ = ()
@@ -103,12 +136,22 @@ class State(_core.CoreState):
 
     # --- moves ---------------------------------------------------------------------------
     def legal_moves(self) -> list[Any]:
-        """The legal moves, in ascending action id order."""
+        """The legal moves, in ascending action id order.
+
+        >>> from tabuleiro import toy
+        >>> toy.new_game(seed=2).legal_moves()
+        [Move.parse('play 3'), Move.parse('play 6')]
+        """
         mv = self.MOVE
         return [mv(a) for a in self.legal_actions()]
 
     def parse_move(self, move: MoveLike) -> Any:
         """Turn an id, a notation string or a Move into a legal Move of this state.
+
+        >>> from tabuleiro import toy
+        >>> s = toy.new_game(seed=2)
+        >>> s.parse_move("play 3"), s.parse_move(5)
+        (Move.parse('play 3'), Move.parse('play 6'))
 
         :raises InvalidMoveError: not a move at all.
         :raises IllegalMoveError: a move, but not legal here (or the game is over).
@@ -136,11 +179,21 @@ class State(_core.CoreState):
 
     def push(self, move: MoveLike) -> None:
         """Play a move (an action id, a notation string or a Move) and put it on
-        the move stack.
+        the move stack. ``apply`` is another name for it. The state is
+        unchanged when it raises.
+
+        >>> from tabuleiro import toy
+        >>> s = toy.new_game(seed=2)
+        >>> s.push(5)                   # action id 5: play 6
+        >>> s.push("play 6")            # the 6 is on player 0's pile now
+        Traceback (most recent call last):
+        ...
+        tabuleiro._errors.IllegalMoveError: illegal move 'play 6' (id 5): it is not one of player 1's legal moves now
+        >>> s.history()
+        [5]
 
         :raises InvalidMoveError: the input is not a move at all.
         :raises IllegalMoveError: the move is not legal now.
-        The state is unchanged when either is raised.
         """
         if isinstance(move, int) and not isinstance(move, bool):
             if not 0 <= move < self.MOVE.NUM_ACTIONS:
@@ -156,12 +209,24 @@ class State(_core.CoreState):
     def pop(self) -> Any:
         """Undo the last move on the stack and return it.
 
+        >>> from tabuleiro import toy
+        >>> s = toy.new_game(seed=2)
+        >>> s.push("play 6")
+        >>> s.pop(), s == toy.new_game(seed=2)
+        (Move.parse('play 6'), True)
+
         :raises IndexError: the stack is empty.
         """
         return self.MOVE(self._pop())
 
     def peek(self) -> Any:
         """The last move on the stack.
+
+        >>> from tabuleiro import toy
+        >>> s = toy.new_game(seed=2)
+        >>> s.push("play 6")
+        >>> s.peek()
+        Move.parse('play 6')
 
         :raises IndexError: the stack is empty.
         """
@@ -173,15 +238,39 @@ class State(_core.CoreState):
     def history(self) -> list[int]:
         """Action ids played since the root (the new game or the loaded state);
         the root's ``to_dict()`` (``root()``) and these ids reproduce this state,
-        chance included (each state carries its own generator)."""
+        chance included (each state carries its own generator).
+
+        >>> from tabuleiro import toy
+        >>> s = toy.new_game(seed=2)
+        >>> s.push("play 6")
+        >>> s.history()
+        [5]
+        """
         return self._history()
 
     def root(self) -> "Self":
-        """The state the move stack starts from (a copy with an empty stack)."""
+        """The state the move stack starts from (a copy with an empty stack).
+
+        >>> from tabuleiro import toy
+        >>> s = toy.new_game(seed=2)
+        >>> s.push("play 6")
+        >>> s.root() == toy.new_game(seed=2), s.root().history()
+        (True, [])
+        """
         return self._root_state()  # type: ignore[no-any-return]
 
     def outcome(self) -> Optional[Outcome]:
-        """How the game ended, or None while it goes on."""
+        """How the game ended, or None while it goes on.
+
+        >>> from tabuleiro import toy
+        >>> s = toy.new_game(seed=2)
+        >>> s.outcome() is None
+        True
+        >>> while not s.is_terminal:
+        ...     s.push(s.legal_moves()[0])
+        >>> s.outcome().winner
+        0
+        """
         if not self.is_terminal:
             return None
         r = self.returns()
@@ -199,7 +288,14 @@ class State(_core.CoreState):
     def determinize(self, player: int, seed: int) -> "Self":
         """A full state drawn uniformly from those consistent with
         ``view(player)``: it depends only on that view and ``seed``, and its
-        ``view(player)`` equals this state's."""
+        ``view(player)`` equals this state's.
+
+        >>> from tabuleiro import toy
+        >>> s = toy.new_game(seed=2)
+        >>> world = s.determinize(0, seed=5)
+        >>> world.view(0) == s.view(0)
+        True
+        """
         self._check_player(player)
         check_seed(seed)
         return self._determinize(player, seed)  # type: ignore[no-any-return]
@@ -208,12 +304,24 @@ class State(_core.CoreState):
         """The observation tensor of ``player`` (docs/observations.md): a
         fixed-size float32 encoding of ``view(player)`` and nothing else.
         Written into ``out`` (a writable C-contiguous float32 buffer such as a
-        numpy array, no copy) and returned; a new ``array('f')`` without one."""
+        numpy array, no copy) and returned; a new ``array('f')`` without one.
+
+        >>> from tabuleiro import toy
+        >>> s = toy.new_game(seed=2)
+        >>> obs = s.observation(0)
+        >>> obs.typecode, len(obs) == s.game.observation_size
+        ('f', True)
+        """
         return _core.observation(self, self._check_player(player), out)
 
     def view(self, player: int) -> dict[str, Any]:
         """What ``player`` sees: ``to_dict()`` with everything hidden from them
-        replaced by counts, and no seed (RULES.md part 4)."""
+        replaced by counts, and no seed (RULES.md part 4).
+
+        >>> from tabuleiro import toy
+        >>> toy.new_game(seed=2).view(0)
+        {'game': 'toy', 'to_move': 0, 'hands': [[3, 6], {'count': 2}], 'stock': {'count': 2}, 'piles': [[], []]}
+        """
         return self._view(self._check_player(player))
 
     def _view(self, player: int) -> dict[str, Any]:
@@ -225,6 +333,12 @@ class State(_core.CoreState):
         """Load a state dict (RULES.md part 4) in the game its fields name
         (for instance Capulana's ``players``); the C engine checks it.
 
+        >>> from tabuleiro import capulana
+        >>> s = capulana.new_game(players=4, seed=2)
+        >>> t = capulana.State.from_dict(s.to_dict())
+        >>> t == s, t.game.num_players
+        (True, 4)
+
         :raises InvalidStateError: (a ``ValueError``) naming the first problem.
         """
         from ._game import game_class, load_game
@@ -235,11 +349,21 @@ class State(_core.CoreState):
         return load_game(cls.GAME_NAME, **gc.params_from_dict(d)).from_dict(d)
 
     def to_dict(self) -> dict[str, Any]:
-        """Full-information JSON-safe dict (RULES.md part 4)."""
+        """Full-information JSON-safe dict (RULES.md part 4).
+
+        >>> from tabuleiro import toy
+        >>> sorted(toy.new_game(seed=2).to_dict())
+        ['game', 'hands', 'piles', 'seed', 'stock', 'to_move']
+        """
         return self.game._decode_fields(self._encode())
 
     def to_json(self) -> str:
-        """``to_dict()`` as compact JSON."""
+        """``to_dict()`` as compact JSON.
+
+        >>> from tabuleiro import toy
+        >>> toy.new_game(seed=2).to_json()[:26]
+        '{"game":"toy","to_move":0,'
+        """
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
     # --- python protocol -------------------------------------------------------------------

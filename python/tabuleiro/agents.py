@@ -36,7 +36,7 @@ parameter       type and range             meaning
 ==============  =========================  ====================================================
 seed            int in [0, 2**64)          every agent: same seed and view, same move
 iterations      int in [0, 2**62]          search budget in simulations (0: time alone)
-time            float in (0, 86400] / None wall-clock budget in seconds (with iterations: both)
+time            float in (0,86400] / None  wall-clock budget in seconds (with iterations: both)
 c               float in [0, 1000] / None  UCT exploration; None = the game's default
 rollout         "random" / "heuristic"     rollout policy below the tree
 shaped          bool / None                the game's shaped reward instead of its true returns
@@ -74,6 +74,7 @@ __all__ = ["Agent", "Analysis", "RandomAgent", "GreedyAgent", "SearchAgent", "Le
 
 _MASK = (1 << 64) - 1
 _KINDS = {"flatmc": 0, "mcts": 1, "ismcts": 2}
+#: The agent names :func:`make` takes (besides ``level``).
 NAMES = ("random", "greedy", "flatmc", "mcts", "ismcts")
 MAX_ITERATIONS = 1 << 62
 MAX_TIME = 86400.0
@@ -84,7 +85,13 @@ MAX_TREE_BYTES = 8 << 30
 
 
 class Analysis(NamedTuple):
-    """One candidate move of a search: its visits and mean value (for the mover)."""
+    """One candidate move of a search: its visits and mean value (for the mover).
+
+    >>> from tabuleiro import toy
+    >>> a = make("mcts", iterations=50, seed=1).analyse(toy.new_game(seed=2))[0]
+    >>> a.move, a.visits, round(a.mean, 2)
+    (Move.parse('play 6'), 49, 0.8)
+    """
 
     move: Any
     visits: int
@@ -94,7 +101,13 @@ class Analysis(NamedTuple):
 class SearchResult(NamedTuple):
     """What ``Agent.search`` found: the ``move`` to play, the candidates best
     first (``analysis``), the ``iterations`` and tree ``nodes`` it used, and
-    whether a stop request (``StopFlag``) ended it early (``stopped``)."""
+    whether a stop request (``StopFlag``) ended it early (``stopped``).
+
+    >>> from tabuleiro import capivarias
+    >>> r = make("ismcts", iterations=50, seed=1).search(capivarias.new_game(seed=4))
+    >>> r.move == r.analysis[0].move, r.iterations, r.stopped
+    (True, 50, False)
+    """
 
     move: Any
     analysis: list[Analysis]
@@ -149,7 +162,12 @@ def _opt_bool(name: str, value: Any) -> None:
 
 @dataclass(frozen=True)
 class Agent:
-    """Base class: ``choose(state) -> Move`` and ``analyse(state)``."""
+    """Base class: ``choose(state) -> Move`` and ``analyse(state)``.
+
+    >>> bot = make("random", seed=1)
+    >>> isinstance(bot, Agent), bot
+    (True, RandomAgent(seed=1))
+    """
 
     seed: int = 0
 
@@ -158,32 +176,73 @@ class Agent:
 
     @property
     def name(self) -> str:
+        """The name :func:`make` knows the agent by (``"level"`` for a strength level).
+
+        >>> make("flatmc", iterations=50).name
+        'flatmc'
+        """
         raise NotImplementedError
 
     def choose(self, state: Any, *, stop: Optional[StopFlag] = None) -> Any:
-        """The move to play: from a State, or from a seat's view (see ``_state``)."""
+        """The move to play: from a State, or from a seat's view (see ``_state``).
+
+        >>> from tabuleiro import toy
+        >>> s = toy.new_game(seed=2)
+        >>> bot = make("random", seed=1)
+        >>> bot.choose(s), bot.choose(s.view(0))      # the same view, the same move
+        (Move.parse('play 3'), Move.parse('play 3'))
+        """
         raise NotImplementedError
 
     def analyse(self, state: Any, *, stop: Optional[StopFlag] = None) -> list[Analysis]:
-        """The candidate moves with visit counts and mean values, best first."""
+        """The candidate moves with visit counts and mean values, best first.
+
+        >>> from tabuleiro import toy
+        >>> [(str(a.move), a.visits) for a in make("mcts", iterations=50, seed=1).analyse(toy.new_game(seed=2))]
+        [('play 6', 49), ('play 3', 1)]
+        """
         return [Analysis(self.choose(state), 1, 0.0)]
 
     def search(self, state: Any, *, stop: Optional[StopFlag] = None) -> SearchResult:
         """The move with everything known about how it was found (one search:
-        ``move`` is what ``choose`` returns, ``analysis`` what ``analyse`` does)."""
+        ``move`` is what ``choose`` returns, ``analysis`` what ``analyse`` does).
+
+        >>> from tabuleiro import toy
+        >>> r = make("mcts", iterations=50, seed=1).search(toy.new_game(seed=2))
+        >>> r.move, r.iterations, r.stopped
+        (Move.parse('play 6'), 50, False)
+        """
         move = self.choose(state, stop=stop)
         return SearchResult(move, [Analysis(move, 1, 0.0)], 0, 0, False)
 
 
 @dataclass(frozen=True)
 class RandomAgent(Agent):
-    """Uniform over the legal moves."""
+    """Uniform over the legal moves.
+
+    >>> from tabuleiro import toy
+    >>> s = toy.new_game(seed=2)
+    >>> RandomAgent(seed=1).choose(s) in s.legal_moves()
+    True
+    """
 
     @property
     def name(self) -> str:
+        """``"random"``.
+
+        >>> RandomAgent().name
+        'random'
+        """
         return "random"
 
     def choose(self, state: Any, *, stop: Optional[StopFlag] = None) -> Any:
+        """A legal move drawn with the agent's seed mixed with the mover's
+        information state.
+
+        >>> from tabuleiro import toy
+        >>> RandomAgent(seed=1).choose(toy.new_game(seed=2))
+        Move.parse('play 3')
+        """
         st = _state(state).clone()          # one snapshot: the game cannot end between two reads
         _, seed = _mover_seed(st, self.seed)
         return _random.Random(seed).choice(st.legal_moves())
@@ -191,13 +250,30 @@ class RandomAgent(Agent):
 
 @dataclass(frozen=True)
 class GreedyAgent(Agent):
-    """The move with the best immediate score (ties at random)."""
+    """The move with the best immediate score (ties at random).
+
+    >>> from tabuleiro import toy
+    >>> GreedyAgent(seed=1).choose(toy.new_game(seed=2))      # 6 points, not 3
+    Move.parse('play 6')
+    """
 
     @property
     def name(self) -> str:
+        """``"greedy"``.
+
+        >>> GreedyAgent().name
+        'greedy'
+        """
         return "greedy"
 
     def choose(self, state: Any, *, stop: Optional[StopFlag] = None) -> Any:
+        """The move with the best immediate score, ties broken by the agent's
+        seed mixed with the mover's information state.
+
+        >>> from tabuleiro import capivarias
+        >>> GreedyAgent(seed=1).choose(capivarias.new_game(seed=4))
+        Move.parse('C4')
+        """
         st = _state(state).clone()
         _, seed = _mover_seed(st, self.seed)
         return st.MOVE(st._greedy(seed))
@@ -205,7 +281,15 @@ class GreedyAgent(Agent):
 
 @dataclass(frozen=True)
 class SearchAgent(Agent):
-    """flatmc, mcts or ismcts in the C core (GIL released)."""
+    """flatmc, mcts or ismcts in the C core (GIL released).
+
+    >>> from tabuleiro import capivarias
+    >>> bot = SearchAgent(kind="flatmc", iterations=50, seed=1)
+    >>> bot == make("flatmc", iterations=50, seed=1)
+    True
+    >>> bot.choose(capivarias.new_game(seed=4))
+    Move.parse('C4')
+    """
 
     kind: str = "ismcts"
     iterations: int = 1000
@@ -242,9 +326,22 @@ class SearchAgent(Agent):
 
     @property
     def name(self) -> str:
+        """The search: ``kind``.
+
+        >>> SearchAgent(kind="mcts", iterations=50).name
+        'mcts'
+        """
         return self.kind
 
     def search(self, state: Any, *, stop: Optional[StopFlag] = None) -> SearchResult:
+        """One search from a determinization of the mover's view, within the
+        agent's budget (or until ``stop`` is set).
+
+        >>> from tabuleiro import capivarias
+        >>> r = SearchAgent(iterations=50, seed=1).search(capivarias.new_game(seed=4))
+        >>> r.move, r.iterations, r.stopped
+        (Move.parse('C3'), 50, False)
+        """
         st = _state(state)
         player, seed = _mover_seed(st, self.seed)
         world = st.determinize(player, seed)   # the search only ever sees this world's view
@@ -261,9 +358,22 @@ class SearchAgent(Agent):
         return SearchResult(mv(best), out, iterations, nodes, stopped)
 
     def choose(self, state: Any, *, stop: Optional[StopFlag] = None) -> Any:
+        """The ``move`` of :meth:`search`.
+
+        >>> from tabuleiro import capivarias
+        >>> SearchAgent(iterations=50, seed=1).choose(capivarias.new_game(seed=4))
+        Move.parse('C3')
+        """
         return self.search(state, stop=stop).move
 
     def analyse(self, state: Any, *, stop: Optional[StopFlag] = None) -> list[Analysis]:
+        """The ``analysis`` of :meth:`search`: the root moves, most visited first.
+
+        >>> from tabuleiro import capivarias
+        >>> top = SearchAgent(iterations=50, seed=1).analyse(capivarias.new_game(seed=4))[0]
+        >>> top.move, top.visits
+        (Move.parse('C3'), 20)
+        """
         return self.search(state, stop=stop).analysis
 
 
@@ -324,10 +434,21 @@ class LevelAgent(Agent):
 
     @property
     def name(self) -> str:
+        """``"level"``.
+
+        >>> LevelAgent().name
+        'level'
+        """
         return "level"
 
     def agent_for(self, game: str) -> Agent:
-        """The agent this level plays ``game`` (a registered name) with."""
+        """The agent this level plays ``game`` (a registered name) with.
+
+        >>> make("level", level=3, seed=5).agent_for("capivarias")
+        GreedyAgent(seed=5)
+        >>> make("level", level=1).agent_for("toy")           # LEVELS["default"]
+        RandomAgent(seed=0)
+        """
         name, params = LEVELS.get(game, LEVELS["default"])[self.level]
         return make(name, seed=self.seed, **params)
 
@@ -336,14 +457,33 @@ class LevelAgent(Agent):
         return self.agent_for(st.game.name), st
 
     def choose(self, state: Any, *, stop: Optional[StopFlag] = None) -> Any:
+        """The move of :meth:`agent_for` the state's game.
+
+        >>> from tabuleiro import capivarias
+        >>> make("level", level=2, seed=1).choose(capivarias.new_game(seed=4))
+        Move.parse('C4')
+        """
         agent, st = self._inner(state)
         return agent.choose(st, stop=stop)
 
     def analyse(self, state: Any, *, stop: Optional[StopFlag] = None) -> list[Analysis]:
+        """The analysis of :meth:`agent_for` the state's game.
+
+        >>> from tabuleiro import capivarias
+        >>> [(str(a.move), a.visits) for a in make("level", level=2, seed=1).analyse(capivarias.new_game(seed=4))]
+        [('C4', 4), ('C3', 2), ('C1', 1), ('T2', 1)]
+        """
         agent, st = self._inner(state)
         return agent.analyse(st, stop=stop)
 
     def search(self, state: Any, *, stop: Optional[StopFlag] = None) -> SearchResult:
+        """The search of :meth:`agent_for` the state's game.
+
+        >>> from tabuleiro import capivarias
+        >>> r = make("level", level=2, seed=1).search(capivarias.new_game(seed=4))
+        >>> r.move, r.iterations
+        (Move.parse('C4'), 8)
+        """
         agent, st = self._inner(state)
         return agent.search(st, stop=stop)
 

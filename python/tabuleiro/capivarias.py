@@ -50,7 +50,12 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Card:
-    """One row of ``capivarias_cards.csv``: a river side and a capybara side."""
+    """One row of ``capivarias_cards.csv``: a river side and a capybara side.
+
+    >>> c = CARDS[0]
+    >>> c.name, c.kind, c.herd, c.number, c.modifier, c.expansion
+    ('C1', 'herd', 'capicria', 1, 2, False)
+    """
 
     index: int
     name: str
@@ -62,11 +67,21 @@ class Card:
 
     @property
     def is_capybara(self) -> bool:
-        """Herd cards and capiolins: the cards that score and get pushed."""
+        """Herd cards and capiolins: the cards that score and get pushed.
+
+        >>> [c.name for c in CARDS if c.is_capybara and c.expansion]
+        ['V2', 'V3', 'V4']
+        """
         return self.kind in ("herd", "capiolin")
 
     @property
     def is_capionca(self) -> bool:
+        """Capionças: the kinds ``capionca:push``, ``capionca:switch-one`` and
+        ``capionca:switch-all``.
+
+        >>> [c.name for c in CARDS if c.is_capionca]
+        ['OP1', 'OP2', 'OS1', 'OS2', 'OA1']
+        """
         return self.kind.startswith("capionca")
 
 
@@ -88,9 +103,11 @@ def _load_cards() -> tuple[Card, ...]:
     return tuple(cards)
 
 
+#: The card table, in the order of ``capivarias_cards.csv`` (``CARDS[i].index == i``).
 CARDS: tuple[Card, ...] = _load_cards()
 _BY_NAME = {c.name: c for c in CARDS}
 _C = len(CARDS)
+#: Action ids of the game, legal or not: 3,248 (RULES 2.7).
 NUM_ACTIONS: int = 4 * _C * (_C + 1)
 
 
@@ -116,23 +133,40 @@ class Move(_Move):
 
     @property
     def card(self) -> Card:
-        """The card taken."""
+        """The card taken.
+
+        >>> Move.parse("OP1@2/C3").card.name
+        'OP1'
+        """
         return CARDS[self.action // (_C + 1) // 4]
 
     @property
     def segment(self) -> Optional[int]:
-        """The segment it acts on (capionças, capiolins, herd cards), else None."""
+        """The segment it acts on (capionças, capiolins, herd cards), else None.
+
+        >>> Move.parse("OP1@2/C3").segment, Move.parse("discard KX").segment
+        (2, None)
+        """
         seg = self.action // (_C + 1) % 4
         return None if seg == 3 else seg
 
     @property
     def target(self) -> Optional[Card]:
-        """The chosen capybara (capionça, capitico) or capitico (capissor)."""
+        """The chosen capybara (capionça, capitico) or capitico (capissor).
+
+        >>> Move.parse("OP1@2/C3").target.name, Move.parse("X5").target
+        ('C3', None)
+        """
         t = self.action % (_C + 1)
         return None if t == _C else CARDS[t]
 
     @property
     def is_discard(self) -> bool:
+        """Whether the card is discarded (no segment and no target).
+
+        >>> Move.parse("discard KX").is_discard, Move.parse("X5").is_discard
+        (True, False)
+        """
         return self.segment is None and self.target is None
 
     def __str__(self) -> str:
@@ -161,6 +195,13 @@ class Move(_Move):
 
         A capiolin's notation (``V2``) does not say the segment it enters:
         pass ``state=`` to resolve it, or write ``V2@1``.
+
+        >>> Move.parse("OP1@2/C3")
+        Move.parse('OP1@2/C3')
+        >>> Move.parse("V3", state=new_game(seed=0, expansion=True))
+        Move.parse('V3@0')
+        >>> Move.parse("V3@1").segment
+        1
 
         :raises InvalidMoveError: the text is not of the notation's shape, or
             names an unknown card.
@@ -213,6 +254,13 @@ class State(_State):
     Create one with :func:`new_game`, ``load_game("capivarias").new_initial_state(seed=...)``
     or :meth:`from_dict`. ``push``/``apply`` check legality and leave the state
     untouched when they raise; ``pop`` undoes.
+
+    >>> s = new_game(seed=7)
+    >>> s.to_dict()["available"]
+    ['OP1', 'OP2', 'OS2', 'X5']
+    >>> s.push("X5")
+    >>> s.current_player, s.to_dict()["segments"][0]["sides"]
+    (1, [['X5'], []])
     """
 
     __slots__ = ()
@@ -234,7 +282,17 @@ class State(_State):
 
     def apply_round_end(self, move: MoveLike) -> Optional["State"]:
         """Play a move like ``push``; if it ended a round, return the state as
-        it stood when the round was scored (before the reshuffle), else None."""
+        it stood when the round was scored (before the reshuffle), else None.
+
+        >>> s = new_game(seed=7)
+        >>> s.apply_round_end("X5") is None        # the round goes on
+        True
+        >>> scored = None
+        >>> while scored is None:
+        ...     scored = s.apply_round_end(s.legal_moves()[0])
+        >>> scored.to_dict()["round"], scored.scores(), s.to_dict()["round"], s.to_dict()["round_wins"]
+        (1, [12, 17], 2, [0, 1])
+        """
         return _core.capivarias_apply_round_end(self, self.parse_move(move).action)
 
     def __str__(self) -> str:
@@ -307,6 +365,12 @@ class Capivarias(Game):
 
     @classmethod
     def params_from_dict(cls, d: Mapping[str, Any]) -> dict[str, Any]:
+        """The parameters a state dict says it was played with: ``expansion``
+        (``first_player`` only sets up a new game).
+
+        >>> GAME.params_from_dict(new_game(seed=1, expansion=True).to_dict())
+        {'expansion': True}
+        """
         return {"expansion": _F.bool(_F.get(d, "expansion"), "expansion")}
 
     def _encode_dict(self, d: Mapping[str, Any]) -> list[int]:

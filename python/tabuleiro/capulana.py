@@ -74,7 +74,11 @@ ORIENTATIONS = ("n", "r")
 
 @dataclass(frozen=True)
 class Card:
-    """One row of ``capulana_fabric_cards.csv``."""
+    """One row of ``capulana_fabric_cards.csv``.
+
+    >>> CARDS[0]
+    Card(index=0, name='F01', kind='fabric', stripe='black', value=5, strips=('--', 'YD', 'YT', 'GT'))
+    """
 
     index: int
     name: str
@@ -85,12 +89,21 @@ class Card:
 
     @property
     def is_fabric(self) -> bool:
+        """A fabric card (F01..F56), not an initial card (I1..I5).
+
+        >>> CARDS[0].is_fabric, CARDS[-1].name, CARDS[-1].is_fabric
+        (True, 'I5', False)
+        """
         return self.kind == "fabric"
 
 
 @dataclass(frozen=True)
 class Objective:
-    """One row of ``capulana_objectives.csv`` (R11)."""
+    """One row of ``capulana_objectives.csv`` (R11).
+
+    >>> OBJECTIVES[0]
+    Objective(index=0, name='OBJ1', points=3, key='long-color', condition='a color set of at least 6 strips')
+    """
 
     index: int
     name: str
@@ -125,6 +138,8 @@ def _load_tables() -> tuple[tuple[Card, ...], tuple[Objective, ...]]:
     return tuple(cards), tuple(objs)
 
 
+#: The card table (``CARDS``: F01..F56, then the initial cards I1..I5) and
+#: the objectives (``OBJECTIVES``), in the order of their CSV files.
 CARDS, OBJECTIVES = _load_tables()
 _BY_NAME = {c.name: c for c in CARDS}
 _OBJ_BY_NAME = {o.name: o for o in OBJECTIVES}
@@ -132,6 +147,7 @@ _NFABRIC = sum(c.is_fabric for c in CARDS)
 _FABRIC_NAMES = [c.name for c in CARDS if c.is_fabric]
 
 
+#: Action ids of the game, legal or not (RULES 1.6).
 NUM_ACTIONS = 847
 _BID, _OFFER, _DONE, _STOP, _WEAVE = 0, 5, 61, 62, 63
 
@@ -153,7 +169,11 @@ class Move(_Move):
 
     @property
     def kind(self) -> str:
-        """'bid', 'offer', 'done', 'stop' or 'weave'."""
+        """'bid', 'offer', 'done', 'stop' or 'weave'.
+
+        >>> Move.parse("offer F13").kind, Move.parse("F13 r>2").kind
+        ('offer', 'weave')
+        """
         a = self.action
         if a < _OFFER:
             return "bid"
@@ -167,12 +187,20 @@ class Move(_Move):
 
     @property
     def slot(self) -> Optional[int]:
-        """The slot of a bid."""
+        """The slot of a bid.
+
+        >>> Move.parse("bid 2").slot, Move.parse("done").slot
+        (2, None)
+        """
         return self.action - _BID if self.action < _OFFER else None
 
     @property
     def card(self) -> Optional[Card]:
-        """The card offered or woven."""
+        """The card offered or woven.
+
+        >>> Move.parse("offer F13").card.name, Move.parse("stop").card
+        ('F13', None)
+        """
         a = self.action
         if _OFFER <= a < _DONE:
             return CARDS[a - _OFFER]
@@ -182,12 +210,20 @@ class Move(_Move):
 
     @property
     def orientation(self) -> Optional[str]:
-        """'n' or 'r' for a weave."""
+        """'n' or 'r' for a weave.
+
+        >>> Move.parse("F13 r>2").orientation, Move.parse("bid 0").orientation
+        ('r', None)
+        """
         return ORIENTATIONS[(self.action - _WEAVE) % 14 // 7] if self.action >= _WEAVE else None
 
     @property
     def placement(self) -> Optional[str]:
-        """'+', '>k' or '<k' for a weave."""
+        """'+', '>k' or '<k' for a weave.
+
+        >>> Move.parse("F13 r>2").placement, Move.parse("F13 n+").placement
+        ('>2', '+')
+        """
         return PLACEMENTS[(self.action - _WEAVE) % 7] if self.action >= _WEAVE else None
 
     def __str__(self) -> str:
@@ -204,6 +240,11 @@ class Move(_Move):
     def parse(cls, text: str) -> "Move":
         """Read the notation of RULES 1.6 (``bid 2``, ``offer F13``, ``done``,
         ``stop``, ``F13 r>2``).
+
+        >>> Move.parse("offer F13")
+        Move.parse('offer F13')
+        >>> Move.parse("F13 r>2").action
+        240
 
         :raises InvalidMoveError: the text is not of the notation's shape or
             names an unknown card.
@@ -246,7 +287,12 @@ _core.capulana_set_move_class(Move)
 @dataclass(frozen=True)
 class ScoredSet:
     """One set of R10: ``kind`` 'colour' or 'pattern', ``symbol`` (``Y``..``O``
-    or ``D``..``L``), 0-based ``start`` and ``length`` (= its points)."""
+    or ``D``..``L``), 0-based ``start`` and ``length`` (= its points).
+
+    >>> s = score_strips("RC YC YZ YD YD YD Y* *T GT GT GL").sets[0]
+    >>> s, str(s)
+    (ScoredSet(kind='colour', symbol='Y', start=1, length=7), 'yellow 1..7 (7)')
+    """
 
     kind: str
     symbol: str
@@ -255,6 +301,11 @@ class ScoredSet:
 
     @property
     def name(self) -> str:
+        """The colour or pattern in words.
+
+        >>> [s.name for s in score_strips("RC YC YZ YD YD YD Y* *T GT GT GL").sets]
+        ['yellow', 'green', 'diamonds', 'triangles']
+        """
         return (COLOUR_NAMES if self.kind == "colour" else PATTERN_NAMES)[self.symbol]
 
     def __str__(self) -> str:
@@ -264,7 +315,13 @@ class ScoredSet:
 @dataclass(frozen=True)
 class ScoreBreakdown:
     """The R10 breakdown of a row: its sets (colour sets, then pattern sets,
-    each by start) and ``total`` (the capulana score)."""
+    each by start) and ``total`` (the capulana score).
+
+    >>> print(score_strips("RC YC YZ YD YD YD Y* *T GT GT GL"))
+    yellow 1..7 (7) + green 7..10 (4) + diamonds 3..6 (4) + triangles 6..9 (4) = 19
+    >>> print(score_strips("YD GT"))
+    no set = 0
+    """
 
     strips: tuple[str, ...]
     sets: tuple[ScoredSet, ...]
@@ -306,7 +363,17 @@ def score_strips(text: Union[str, Sequence[str]]) -> ScoreBreakdown:
 WeaveOption = _core.WeaveOption
 """One complete weaving step: ``moves``/``actions`` (0- and 1-card steps end
 with ``stop``), ``cards``, the resulting ``strips`` and ``v``, the capulana
-``score`` (R10) and the ``final_score`` (R11) it yields."""
+``score`` (R10) and the ``final_score`` (R11) it yields.
+
+>>> s = new_game(players=2, seed=1)
+>>> while s.phase != "weave":
+...     s.push(s.legal_moves()[0])
+>>> option = s.weaving_options()[0]
+>>> option
+WeaveOption(moves='stop', strips='BC BC OC', score=3, final_score=6)
+>>> option.moves, option.actions, option.cards
+((Move.parse('stop'),), (62,), 0)
+"""
 
 
 # --- state --------------------------------------------------------------------------------------
@@ -319,6 +386,10 @@ class State(_State):
     ``load_game("capulana", players=n).new_initial_state(seed=...)`` or
     :meth:`from_dict`. ``push``/``apply`` check legality and leave the state
     untouched when they raise; ``pop`` undoes.
+
+    >>> s = new_game(players=3, seed=7)
+    >>> s.phase, s.current_player, s.to_dict()["round"]
+    ('offer', 0, 1)
     """
 
     __slots__ = ()
@@ -327,12 +398,20 @@ class State(_State):
 
     @property
     def players(self) -> int:
-        """Number of players (2..5)."""
+        """Number of players (2..5).
+
+        >>> new_game(players=4, seed=1).players
+        4
+        """
         return self.game.num_players
 
     @property
     def phase(self) -> str:
-        """'offer', 'weave' or 'over'."""
+        """'offer', 'weave' or 'over'.
+
+        >>> new_game(players=2, seed=1).phase
+        'offer'
+        """
         return _PHASES[self._encode()[3]]
 
     def weaving_options(self) -> list[WeaveOption]:
@@ -341,17 +420,36 @@ class State(_State):
         deduplicated by the resulting visible strips (the first in action
         order is kept), each with the score it yields. Empty outside a
         weaving turn. Computed in C on a copy, with the GIL released.
+
+        >>> s = new_game(players=2, seed=1)
+        >>> s.weaving_options()                     # the offer phase
+        []
+        >>> while s.phase != "weave":
+        ...     s.push(s.legal_moves()[0])
+        >>> options = s.weaving_options()
+        >>> options[0]
+        WeaveOption(moves='stop', strips='BC BC OC', score=3, final_score=6)
+        >>> print(max(options, key=lambda o: o.final_score))
+        F30 n+, F34 r+ -> BC BC OC OZ OL GL GZ GZ BZ BC BC (score 15)
         """
         return _core.capulana_weaving_options(self)
 
     def strips(self, player: int) -> list[str]:
-        """The visible strips of a player's capulana, left to right."""
+        """The visible strips of a player's capulana, left to right.
+
+        >>> new_game(players=2, seed=1).strips(1)
+        ['GT', 'GT', 'BT']
+        """
         return _core.capulana_row_strips(self, self._check_player(player))
 
     _row_strips = strips
 
     def capulana_scores(self) -> list[int]:
-        """Each player's capulana score (R10, no objectives)."""
+        """Each player's capulana score (R10, no objectives).
+
+        >>> new_game(players=2, seed=1).capulana_scores()
+        [3, 3]
+        """
         return _core.capulana_row_scores(self)
 
     def _view(self, player: int) -> dict[str, Any]:
@@ -455,6 +553,11 @@ class Capulana(Game):
 
     @classmethod
     def params_from_dict(cls, d: Mapping[str, Any]) -> dict[str, Any]:
+        """The parameters a state dict says it was played with: ``players``.
+
+        >>> GAME.params_from_dict(new_game(players=4, seed=2).to_dict())
+        {'players': 4}
+        """
         n = _F.get(d, "players")
         if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 5:
             raise _F.bad(f"players must be an integer in [2, 5], not {n!r}")

@@ -42,6 +42,7 @@ from ._state import State as _State
 __all__ = ["GAME", "NUM_ACTIONS", "Move", "State", "Toy", "new_game", "random_playouts"]
 
 NUM_CARDS = 6
+#: Action ids of the game: one per card (id = card - 1).
 NUM_ACTIONS: int = NUM_CARDS
 
 
@@ -61,7 +62,11 @@ class Move(_Move):
 
     @property
     def card(self) -> int:
-        """The card played (1..6)."""
+        """The card played (1..6).
+
+        >>> Move(5).card
+        6
+        """
         return self.action + 1
 
     def __str__(self) -> str:
@@ -70,6 +75,9 @@ class Move(_Move):
     @classmethod
     def parse(cls, text: str) -> "Move":
         """Read ``play N`` (N in 1..6).
+
+        >>> Move.parse("play 6")
+        Move.parse('play 6')
 
         :raises InvalidMoveError: anything else.
         """
@@ -93,6 +101,11 @@ class State(_State):
     ``hands`` and ``stock`` are sets written in ascending order, ``piles`` in
     play order (bottom first); ``to_move`` is null once the game is over;
     ``seed`` is the generator that makes the next stock draw.
+
+    >>> s = new_game(seed=2)
+    >>> s.push("play 6")
+    >>> s.to_dict()["piles"], s.current_player
+    ([[6], []], 1)
     """
 
     __slots__ = ()
