@@ -447,8 +447,8 @@ cdef class CoreState:
         _run(_perft_work, &j, &flag, NULL, depth <= 2)
         return j.nodes
 
-    def _search(self, int kind, uint64_t seed, long iterations, double time_limit, double c, bint heuristic,
-                bint shaped, bint prior, int threads, long max_nodes, StopFlag stop=None):
+    def _search(self, int kind, uint64_t seed, int64_t iterations, double time_limit, double c, bint heuristic,
+                bint shaped, bint prior, int threads, int64_t max_nodes, StopFlag stop=None):
         """Search from this state (a copy) with the GIL released. Returns
         (best, [(action, visits, mean)], iterations, nodes, pool_full, stopped)."""
         cdef const sr_game *g = self._g()

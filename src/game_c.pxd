@@ -99,7 +99,7 @@ cdef extern from "game.h" nogil:
 cdef extern from "search/search.h" nogil:
     enum:
         SR_MAX_THREADS
-    long SR_MAX_NODES
+    int64_t SR_MAX_NODES
 
     ctypedef struct sr_evaluator:
         pass
@@ -109,24 +109,24 @@ cdef extern from "search/search.h" nogil:
     ctypedef struct sr_params:
         int kind
         uint64_t seed
-        long iterations
+        int64_t iterations
         double time_limit
         double c
         int rollout
         int threads
-        long max_nodes
+        int64_t max_nodes
         const volatile int *stop
 
     ctypedef struct sr_root_stat:
         int action
-        long visits
+        int64_t visits
         double mean
 
     ctypedef struct sr_result:
         int n
         sr_root_stat stats[1024]
-        long iterations
-        long nodes
+        int64_t iterations
+        int64_t nodes
         int pool_full
         int stopped
         int best

@@ -31,19 +31,19 @@ typedef struct {
     const uint8_t *root;
     int root_player;
     uint64_t rng;
-    long iterations_budget;    /* -1 = no iteration limit */
+    int64_t iterations_budget;    /* -1 = no iteration limit */
     int error;                 /* SR_OK, or the sr_error that ended this tree */
     double deadline;
     /* pools */
-    node_t *nodes; long n_nodes, cap_nodes;
-    edge_t *edges; long n_edges, cap_edges;
-    int *table; long table_mask;    /* ISMCTS: node index by key, open addressing */
+    node_t *nodes; int64_t n_nodes, cap_nodes;
+    edge_t *edges; int64_t n_edges, cap_edges;
+    int *table; int64_t table_mask;    /* ISMCTS: node index by key, open addressing */
     int pool_full;
     int stopped;               /* the stop flag ended this tree */
-    long iterations_done;
+    int64_t iterations_done;
     /* FlatMC root statistics */
     double flat_reward[SR_MAX_LEGAL];
-    long flat_visits[SR_MAX_LEGAL];
+    int64_t flat_visits[SR_MAX_LEGAL];
     int root_legal[SR_MAX_LEGAL];
     int n_root;
     /* bitmaps scratch (num_actions bits) */
@@ -152,7 +152,7 @@ static void iterate_tree(tree_t *t, int ismcts) {
         /* the bitmaps are all zero here: each step clears what it set */
         for (int i = 0; i < n; ++i) t->legal_bits[legal[i] >> 6] |= 1ULL << (legal[i] & 63);
         int n_have = 0;
-        long node_visits = 0;
+        int64_t node_visits = 0;
         for (int e = t->nodes[node].first_edge; e != NONE; e = t->edges[e].next) {
             int a = t->edges[e].action;
             node_visits += t->edges[e].visits;
@@ -255,7 +255,7 @@ static void *run_tree(void *arg) {
     tree_t *t = (tree_t *)arg;
     const int kind = t->p->kind;
     const volatile int *stop = t->p->stop;
-    for (long it = 0;; ++it) {
+    for (int64_t it = 0;; ++it) {
         if (t->iterations_budget >= 0 && it >= t->iterations_budget) break;
         if (t->deadline > 0 && (it & 15) == 0 && it > 0 && now_seconds() >= t->deadline) break;
         if (stop && *stop) { t->stopped = 1; break; }
@@ -268,21 +268,21 @@ static void *run_tree(void *arg) {
 }
 
 static int tree_init(tree_t *t, const sr_game *g, const sr_evaluator *ev, const sr_params *p, const void *root,
-                     long budget, uint64_t seed) {
+                     int64_t budget, uint64_t seed) {
     memset(t, 0, sizeof *t);
     t->g = g; t->ev = ev; t->p = p; t->root = (const uint8_t *)root;
     t->root_player = g->current_player(g->rules, root);
     t->rng = seed;
     t->iterations_budget = budget;
     t->n_root = g->legal_actions(g->rules, root, t->root_legal);
-    long cap = p->max_nodes;                        /* 1..SR_MAX_NODES, checked by sr_search */
+    int64_t cap = p->max_nodes;                        /* 1..SR_MAX_NODES, checked by sr_search */
     if (budget >= 0 && budget < cap - 2) cap = budget + 2;
     if (p->kind == SR_FLATMC) cap = 1;
     t->cap_nodes = cap;
     t->cap_edges = cap;
     t->nodes = malloc(sizeof(node_t) * (size_t)cap);
     t->edges = malloc(sizeof(edge_t) * (size_t)cap);
-    long ts = 16;
+    int64_t ts = 16;
     while (ts < 2 * cap) ts <<= 1;
     t->table_mask = ts - 1;
     t->table = p->kind == SR_ISMCTS ? malloc(sizeof(int) * (size_t)ts) : NULL;
@@ -302,7 +302,7 @@ static void tree_free(tree_t *t) {
 }
 
 /* Root statistics of one tree into per-root-action arrays (aligned with root_legal). */
-static void root_stats(tree_t *t, long *visits, double *reward) {
+static void root_stats(tree_t *t, int64_t *visits, double *reward) {
     if (t->p->kind == SR_FLATMC) {
         for (int i = 0; i < t->n_root; ++i) { visits[i] += t->flat_visits[i]; reward[i] += t->flat_reward[i]; }
         return;
@@ -332,7 +332,7 @@ int sr_search(const sr_game *g, const sr_evaluator *ev, const void *root, const 
     int rc = SR_OK;
     for (int k = 0; k < threads; ++k) {
         /* each thread's share of the iterations (0 is none at all); -1: time alone */
-        long budget = p->iterations > 0 ? p->iterations / threads + (k < p->iterations % threads) : -1;
+        int64_t budget = p->iterations > 0 ? p->iterations / threads + (k < p->iterations % threads) : -1;
         uint64_t s = p->seed ^ (0xD1B54A32D192ED03ULL * (uint64_t)(k + 1));
         int e = tree_init(&trees[k], g, ev, p, root, budget, s);
         if (e != SR_OK) rc = e;
@@ -355,7 +355,7 @@ int sr_search(const sr_game *g, const sr_evaluator *ev, const void *root, const 
                 else run_tree(&trees[k]);
             }
         }
-        long visits[SR_MAX_LEGAL] = {0};
+        int64_t visits[SR_MAX_LEGAL] = {0};
         double reward[SR_MAX_LEGAL] = {0};
         for (int k = 0; k < threads; ++k) {
             root_stats(&trees[k], visits, reward);

@@ -23,7 +23,7 @@ typedef enum { SR_FLATMC = 0, SR_MCTS = 1, SR_ISMCTS = 2 } sr_kind;
 typedef enum { SR_ROLLOUT_RANDOM = 0, SR_ROLLOUT_HEURISTIC = 1 } sr_rollout;
 
 #define SR_MAX_THREADS 64
-#define SR_MAX_NODES (1L << 26)   /* node cap per thread: about 4 GiB of tree at most */
+#define SR_MAX_NODES ((int64_t)1 << 26)  /* node cap per thread: about 4 GiB of tree at most */
 
 /* What the search values and how it plays below the tree (OpenSpiel's
  * Evaluator): built from a game's sr_policy and the agent's choices, so the
@@ -44,26 +44,26 @@ void sr_make_evaluator(const sr_policy *policy, int heuristic_rollout, int shape
 typedef struct {
     int kind;                  /* sr_kind */
     uint64_t seed;
-    long iterations;           /* 0 = no iteration limit (then time_limit > 0) */
+    int64_t iterations;           /* 0 = no iteration limit (then time_limit > 0) */
     double time_limit;         /* seconds; 0 = none */
     double c;                  /* UCT exploration constant */
     int rollout;               /* sr_rollout */
     int threads;               /* 1..SR_MAX_THREADS */
-    long max_nodes;            /* node cap per thread (memory), 1..SR_MAX_NODES */
+    int64_t max_nodes;            /* node cap per thread (memory), 1..SR_MAX_NODES */
     const volatile int *stop;  /* polled every iteration: nonzero ends the search early; may be NULL */
 } sr_params;
 
 typedef struct {
     int action;
-    long visits;
+    int64_t visits;
     double mean;               /* mean return of the searching player */
 } sr_root_stat;
 
 typedef struct {
     int n;                     /* root actions */
     sr_root_stat stats[SR_MAX_LEGAL];
-    long iterations;           /* over all threads */
-    long nodes;                /* tree nodes created, over all threads */
+    int64_t iterations;           /* over all threads */
+    int64_t nodes;                /* tree nodes created, over all threads */
     int pool_full;             /* a tree hit its node cap */
     int stopped;               /* the stop flag ended the search (the result is the best so far) */
     int best;                  /* chosen action */

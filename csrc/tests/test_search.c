@@ -4,6 +4,8 @@
  * determinism; budgets smaller than the thread count, parameter errors, the
  * stop flag. Built with -fsanitize=address,undefined or -fsanitize=thread.
  * Usage: test_search DATA_DIR [positions] */
+#include <inttypes.h>
+
 #include "game.h"
 #include "rng.h"
 #include "search/search.h"
@@ -38,7 +40,7 @@ static int test_game(const sr_game_def *def, const char *dir, int positions, int
                 CHECK(sr_search(&g, &ev, s.b, &p, &a) == SR_OK, "%s: search failed", def->name);
                 CHECK(sr_search(&g, &ev, s.b, &p, &b) == SR_OK, "%s: search failed", def->name);
                 CHECK(a.best == b.best && a.n == b.n && a.iterations == b.iterations, "not deterministic");
-                long visits = 0;
+                int64_t visits = 0;
                 int found = 0;
                 for (int k = 0; k < a.n; ++k) {
                     CHECK(a.stats[k].visits == b.stats[k].visits && a.stats[k].mean == b.stats[k].mean, "stats differ");
@@ -47,7 +49,7 @@ static int test_game(const sr_game_def *def, const char *dir, int positions, int
                     found |= a.stats[k].action == a.best;
                 }
                 CHECK(found, "best action is not a root action");
-                CHECK(a.n == 1 || visits == 300, "%s: root visits %ld != 300 (kind %d)", def->name, visits, kind);
+                CHECK(a.n == 1 || visits == 300, "%s: root visits %" PRId64 " != 300 (kind %d)", def->name, visits, kind);
                 ++*searches;
             }
         }
