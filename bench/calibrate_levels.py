@@ -10,7 +10,7 @@ regenerated without replaying a game.
 
     python bench/calibrate_levels.py capivarias --deals 100 --jobs 2
     python bench/calibrate_levels.py capulana --players 2 --deals 100 --jobs 2
-    python bench/calibrate_levels.py --table > docs/levels-table.md
+    python bench/calibrate_levels.py --write-doc docs/levels.md
 
 Each match is the same as, for instance,
 ``tabuleiro arena capivarias --agents level:5 level:4 --deals 100 --seed 9
@@ -31,6 +31,7 @@ from tabuleiro import agents, arena
 
 ROOT = Path(__file__).resolve().parent / "results" / "levels"
 SEED = 9
+DEALS = 100          # per match: 200 games in a two-player game
 GAMES = {"capivarias": {}, "capulana": {"players": 2}}
 
 
@@ -86,34 +87,85 @@ def _elo(x: Optional[float]) -> str:
 
 
 def table(game: str) -> str:
-    lines = [f"| level | plays as | vs | games | W-D-L | score | needs | Elo (95%) | ms/move |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| level | plays as | vs | games | W-D-L | score | needs | Elo (95%) |",
+             "|---|---|---|---|---|---|---|---|"]
     for hi, lo in pairs():
         r = row(game, hi, lo)
         desc = _describe(game, hi)
         if r is None:
-            lines.append(f"| {hi} | {desc} | {lo} ({_describe(game, lo)}) | not measured | | | | | |")
+            lines.append(f"| {hi} | {desc} | {lo} ({_describe(game, lo)}) | not measured | | | | |")
             continue
-        mark = "yes" if r["ok"] else "**no**"
+        full = r["games"] >= 2 * DEALS
+        mark = ("yes" if r["ok"] else "**no**") if full else f"so far ({r['games']} of {2 * DEALS} games)"
         lines.append(f"| {hi} | {desc} | {lo} ({_describe(game, lo)}) | {r['games']} | "
                      f"{r['wins']}-{r['draws']}-{r['losses']} | {r['score']:.3f} | "
                      f"{'>' if r['need'] == 0.5 else '>='} {r['need']:.2f}: {mark} | "
-                     f"{_elo(r['elo'])} ({_elo(r['elo_lo'])} to {_elo(r['elo_hi'])}) | {r['ms_hi']:.1f} |")
+                     f"{_elo(r['elo'])} ({_elo(r['elo_lo'])} to {_elo(r['elo_hi'])}) |")
     return "\n".join(lines)
+
+
+def timing(game: str, params: dict[str, Any], positions: int = 40) -> str:
+    """Mean milliseconds per move of each level on ``positions`` positions
+    spread over seeded random games (every position has two or more legal
+    moves), on this machine as it is now."""
+    import random
+    import time
+
+    from tabuleiro import load_game
+
+    g = load_game(game, **params)
+    rng = random.Random(SEED)
+    states = []
+    while len(states) < positions:
+        s = g.new_initial_state(seed=rng.randrange(2**63))
+        stop = rng.randrange(g.info.max_game_length // 2)
+        for _ in range(stop):
+            if s.is_terminal:
+                break
+            s.push(rng.choice(s.legal_actions()))
+        if not s.is_terminal and len(s.legal_actions()) > 1:
+            states.append(s)
+    cells = []
+    for level in range(1, 11):
+        bot = agents.make("level", level=level, seed=1)
+        t = time.perf_counter()
+        for s in states:
+            bot.choose(s)
+        cells.append(f"{(time.perf_counter() - t) / len(states) * 1e3:.1f}")
+    return "| " + " | ".join(cells) + " |"
 
 
 def main(argv: Optional[list[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("game", nargs="?", choices=sorted(GAMES))
     ap.add_argument("--players", type=int, default=None, help="Capulana's player count (default 2)")
-    ap.add_argument("--deals", type=int, default=100, help="deals per match (2 games each in two-player games)")
+    ap.add_argument("--deals", type=int, default=DEALS, help="deals per match (2 games each in two-player games)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--only", default=None, help="matches to play, e.g. 10-9,10-7 (default: all, cheapest first)")
     ap.add_argument("--table", action="store_true", help="print the measured tables (markdown) and stop")
+    ap.add_argument("--write-doc", type=Path, default=None, metavar="MD",
+                    help="replace the tables between the markers of MD (docs/levels.md) and stop")
+    ap.add_argument("--timing", action="store_true",
+                    help="print each level's mean ms per move (Capivarias, Capulana 2-5 players) and stop")
     a = ap.parse_args(argv)
+    if a.timing:
+        print("| game | " + " | ".join(f"L{n}" for n in range(1, 11)) + " |")
+        print("|---" * 11 + "|")
+        for g, params in [("capivarias", {})] + [("capulana", {"players": n}) for n in range(2, 6)]:
+            label = g if g == "capivarias" else f"capulana {params['players']}p"
+            print(f"| {label} {timing(g, params)}", flush=True)
+        return 0
     if a.table:
         for g in GAMES:
             print(f"### {g}\n\n{table(g)}\n")
+        return 0
+    if a.write_doc is not None:
+        text = a.write_doc.read_text("utf-8")
+        for g in GAMES:
+            start, end = f"<!-- table {g} -->", f"<!-- end table {g} -->"
+            i, j = text.index(start) + len(start), text.index(end)
+            text = text[:i] + "\n" + table(g) + "\n" + text[j:]
+        a.write_doc.write_text(text, "utf-8")
         return 0
     if a.game is None:
         ap.error("give a game, or --table")

@@ -489,8 +489,10 @@ def test_level(spawn: Any) -> None:
     assert r["ok"] and r["agent"] == "level", r
     assert s.ok("info")["level"] is True
     legal = {m["move"] for m in s.ok("legal")["moves"]}
-    r = s.call("go", level=5, apply=True)
-    assert r["ok"] and r["move"]["move"] in legal and r["iterations"] > 0, r
+    searching = next(n for n in range(1, 11) if agents.make("level", level=n).agent_for("capivarias").name == "ismcts")
+    r = s.call("go", level=searching, apply=True)
+    budget = agents.make("level", level=searching).agent_for("capivarias").iterations  # type: ignore[attr-defined]
+    assert r["ok"] and r["move"]["move"] in legal and r["iterations"] == budget, r
     assert s.close() == 0
 
 
