@@ -529,3 +529,29 @@ def test_ray_backend_on_a_running_cluster_by_address(tmp_path: Path) -> None:
             head.wait(timeout=60)
         except subprocess.TimeoutExpired:
             head.kill()
+
+
+@pytest.mark.parametrize("extra, status", [([], "win share: "), (["--sprt", "elo0=0", "elo1=5"], "LLR ")])
+def test_live_progress_bar_in_a_terminal(tmp_path: Path, extra: list[str], status: str) -> None:
+    """On a terminal (a pseudo-terminal here) the arena draws rich's live bar:
+    games done of the total, the rate, the ETA and the standings or the LLR
+    with its bounds; the summary follows when the run ends."""
+    pexpect = pytest.importorskip("pexpect")
+    pytest.importorskip("rich")
+    out = tmp_path / "p.jsonl"
+    args = ["-m", "tabuleiro", "arena", "capivarias", "--agents", "mcts:iterations=60", "random", "--deals", "150",
+            "--seed", "4", "--jobs", "1", "--out", str(out), *extra]
+    child = pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=120, dimensions=(24, 200),
+                          env={"PATH": str(Path(sys.executable).parent), "TERM": "xterm", "COLUMNS": "200"})
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    import re
+    screen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before)
+    frames = re.findall(r"arena \S+ +(\d+)/300 ([\d,.]+) games/s ETA (\d+:\d\d:\d\d) (.*?)\r", screen)
+    assert any(0 < int(done) < 300 for done, _, _, _ in frames), screen[:2000]     # a frame mid-run
+    assert all(st.startswith(status) for _, _, _, st in frames), frames
+    if status == "LLR ":
+        assert re.match(r"LLR [+-]\d+\.\d\d \(-\d+\.\d\d, \d+\.\d\d\)", frames[-1][3]), frames[-1]
+    assert re.search(r"agent\s+games\s+win share", screen)                     # the summary after the bar
+    assert len(out.read_text().splitlines()) >= 2
