@@ -257,6 +257,7 @@ static void *run_tree(void *arg) {
     const volatile int *stop = t->p->stop;
     for (int64_t it = 0;; ++it) {
         if (t->iterations_budget >= 0 && it >= t->iterations_budget) break;
+        if (it >= (int64_t)UINT32_MAX) break;   /* edge visit counts are uint32_t: never wrap them */
         if (t->deadline > 0 && (it & 15) == 0 && it > 0 && now_seconds() >= t->deadline) break;
         if (stop && *stop) { t->stopped = 1; break; }
         if (kind == SR_FLATMC) iterate_flat(t);
