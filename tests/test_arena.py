@@ -99,9 +99,33 @@ def test_colon_separated_items_and_levels() -> None:
     assert e.label == "level:5" and e.agent == agents.make("level", level=5)
     e = arena.parse_agent("level:3,seed=2")
     assert e.label == "level:3,seed=2" and e.agent == agents.make("level", level=3, seed=2)
-    for bad in ("level:0", "level:11", "level:x", "level:3,depth=2"):
-        with pytest.raises(ValueError, match="level"):
+    # the seat spec tabuleiro play saves, and an agent object: the same label
+    assert arena.parse_agent("level:7:seed=3").label == "level:7,seed=3"
+    assert arena.parse_agent(agents.make("level", level=7, seed=3)).label == "level:7,seed=3"
+    assert arena.parse_agent(agents.make("level", level=5)).label == "level:5"
+    assert arena.parse_agent("level:level=4").agent == agents.make("level", level=4)
+    for bad, why in [("level:0", r"must be in \[1, 10\]"), ("level:11", r"must be in \[1, 10\]"),
+                     ("level:x", "invalid literal"), ("level:3,depth=2", "takes only level and seed"),
+                     ("level:seed=3", "which level"), ("level", "which level"),
+                     ("level:5,level=6", "level is given twice")]:
+        with pytest.raises(ValueError, match=why):
             arena.parse_agent(bad)
+
+
+def test_levels_play_in_the_arena_with_their_budgets() -> None:
+    """level:N in an arena plays agents.make("level", level=N): a searching
+    level reports its budget per move, a greedy or random one no iterations;
+    every game has levels 1..10."""
+    for game in ("capivarias", "capulana", "default"):
+        assert sorted(agents.LEVELS[game]) == list(range(1, 11))
+    search = next(n for n in range(1, 11) if agents.LEVELS["capivarias"][n][0] == "ismcts")
+    plain = next(n for n in range(1, 11) if agents.LEVELS["capivarias"][n][0] == "greedy")
+    s = arena.run("capivarias", [f"level:{search}", f"level:{plain}"], deals=2, seed=5, jobs=1)
+    budget = agents.LEVELS["capivarias"][search][1]["iterations"]
+    assert s["timing"][f"level:{search}"]["iterations_per_move"] == budget
+    assert s["timing"][f"level:{plain}"]["iterations_per_move"] is None
+    again = arena.run("capivarias", [f"level:{search}", f"level:{plain}"], deals=2, seed=5, jobs=1)
+    assert no_timing(again) == no_timing(s)
 
 
 @pytest.mark.parametrize("spec, part", [
@@ -118,7 +142,7 @@ def test_colon_separated_items_and_levels() -> None:
     ("random:seed=x", "seed='x'"),
     ("alphazero", "unknown agent 'alphazero'"),
     ("level:11", "level must be in [1, 10]"),
-    ("level:five", "level"),
+    ("level:five", "invalid literal"),
     ("no_such_module_xyz:agent", "cannot import 'no_such_module_xyz'"),
     ("tests.test_arena:nothing_here", "has no attribute 'nothing_here'"),
     ("", "empty"),

@@ -43,8 +43,11 @@ shaped          bool / None                the game's shaped reward instead of i
 prior           bool / None                progressive widening under the game's move prior
 threads         int in [1, 64]             root parallelism (GIL released); iterations are shared
 max_nodes       int in [16, 2**26]         tree node cap per thread (at most 64 bytes a node)
+level           int in [1, 10]             ``level`` only: the strength level (``LEVELS``)
 ==============  =========================  ====================================================
 
+A tree runs at most 2**32 - 1 iterations (its visit counts are 32-bit), so a
+search of one thread stops there whatever its budget; threads multiply it.
 All trees of one search together may take at most 8 GiB (``MAX_TREE_BYTES``):
 ``make`` refuses a ``max_nodes`` and ``threads`` that could exceed it, and a
 tree that cannot be allocated raises ``MemoryError``.
@@ -410,10 +413,10 @@ LEVELS: dict[str, dict[int, tuple[str, dict[str, Any]]]] = {
         10: ("ismcts", {"iterations": 20000}),
     },
 }
-LEVELS["default"] = LEVELS["capivarias"]
+LEVELS["default"] = dict(LEVELS["capivarias"])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class LevelAgent(Agent):
     """A strength level, 1 (a beginner) to 10 (the strongest calibrated
     search, well under a second a move): the agent and budget :data:`LEVELS`
@@ -438,7 +441,7 @@ class LevelAgent(Agent):
     def name(self) -> str:
         """``"level"``.
 
-        >>> LevelAgent().name
+        >>> LevelAgent(level=3).name
         'level'
         """
         return "level"
@@ -514,5 +517,7 @@ def make(name: str, **params: Any) -> Agent:
         extra = sorted(set(params) - {"level", "seed"})
         if extra:
             raise TypeError(f"a strength level takes only level and seed, not {', '.join(extra)}")
+        if "level" not in params:
+            raise TypeError("make('level') needs level=1..10")
         return LevelAgent(**params)
     raise ValueError(f"unknown agent {name!r}; choose from {', '.join(NAMES)}, level")

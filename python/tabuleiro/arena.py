@@ -204,6 +204,8 @@ def _canonical_label(agent: _agents.Agent) -> str:
     """``name:knob=value,...`` with the knobs that differ from the defaults (the
     iteration budget of a search is always shown), in the dataclass's order."""
     name = agent.name
+    if isinstance(agent, _agents.LevelAgent):
+        return f"level:{agent.level}" + (f",seed={agent.seed}" if agent.seed else "")
     parts = []
     for f in dataclasses.fields(agent):
         if f.name == "kind":
@@ -306,16 +308,21 @@ def parse_agent(spec: Any) -> AgentEntry:
     name, sep, rest = text.partition(":")
     name = name.strip()
     if name == "level":
+        rest = rest.replace(":", ",")          # level:7:seed=3, as tabuleiro play saves a seat
         first, _, more = rest.partition(",")
         raw = _split_params(spec, more if "=" not in first else rest)
         if "=" not in first:
+            if "level" in raw:
+                raise ValueError(f"agent spec {spec!r}: level is given twice")
             raw["level"] = first.strip()
+        if not raw.get("level"):
+            raise ValueError(f"agent spec {spec!r}: which level? (level:1 .. level:10)")
         try:
             lv = {k: int(v) for k, v in raw.items()}
             agent = _agents.make("level", **lv)
         except (TypeError, ValueError) as e:
             raise ValueError(f"agent spec {spec!r}: {e}") from None
-        return AgentEntry(f"level:{lv.get('level')}" + (f",seed={lv['seed']}" if lv.get("seed") else ""), agent=agent)
+        return AgentEntry(_canonical_label(agent), agent=agent)
     if name in _agents.NAMES:
         raw = _split_params(spec, rest)
         if name in ("random", "greedy"):

@@ -607,9 +607,6 @@ def _make_agent(req: dict[str, Any]) -> tuple[Any, str]:
         try:
             return agents.make("level", level=level, **params), "level"
         except (TypeError, ValueError) as e:
-            if "unknown agent" in str(e):
-                raise _bad("'level' is not available in this version of tabuleiro (agents.make('level') does "
-                           "not exist yet): give 'agent' with 'iterations' or 'time'") from None
             raise _bad(str(e)) from None
     name = "ismcts" if name is None else name
     if name not in agents.NAMES:
