@@ -63,3 +63,37 @@ def test_module_doctests(name: str) -> None:
     for test in _doctests(name):
         runner.run(test, out=report.append)
     assert runner.failures == 0, "".join(report)
+
+
+def _compiled_public_objects() -> list[tuple[str, object]]:
+    """The package's public names whose docstrings live in the compiled
+    extension (DocTestFinder skips them: their __module__ is '_core')."""
+    from tabuleiro import _core
+    out = []
+    for modname in MODULES:
+        module = importlib.import_module(modname)
+        for attr in getattr(module, "__all__", []):
+            obj = getattr(module, attr, None)
+            if isinstance(obj, type) and obj.__module__ in ("_core", _core.__name__):
+                out.append((f"{modname}.{attr}", obj))
+    return out
+
+
+def test_examples_of_compiled_classes_run() -> None:
+    """StopFlag, WeaveOption and the rest: their class and method examples."""
+    objs = _compiled_public_objects()
+    names = {name.rsplit(".", 1)[-1] for name, _ in objs}
+    assert {"StopFlag", "WeaveOption"} <= names, names
+    ran = 0
+    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=FLAGS)
+    for name, obj in objs:
+        docs = [(name, obj.__doc__)] + [(f"{name}.{k}", getattr(v, "__doc__", None))
+                                        for k, v in vars(obj).items() if not k.startswith("_")]
+        for label, doc in docs:
+            if not doc or ">>>" not in doc:
+                continue
+            test = parser.get_doctest(doc, {"tabuleiro": tabuleiro}, label, None, 0)
+            ran += len(test.examples)
+            runner.run(test)
+    assert ran > 0
+    assert runner.failures == 0, f"{runner.failures} failing examples (output above)"
