@@ -45,12 +45,15 @@ def pairs() -> list[tuple[int, int]]:
     return out
 
 
-def path_of(game: str, hi: int, lo: int) -> Path:
-    return ROOT / game / f"L{hi}-L{lo}.jsonl"
+def path_of(game: str, hi: int, lo: int, players: Optional[int] = None) -> Path:
+    """Two-player Capulana (the calibration's) lives under capulana/; another
+    player count under capulana-<n>p/."""
+    folder = game if players in (None, 2) else f"{game}-{players}p"
+    return ROOT / folder / f"L{hi}-L{lo}.jsonl"
 
 
 def play(game: str, params: dict[str, Any], hi: int, lo: int, deals: int, jobs: int) -> arena.Summary:
-    out = path_of(game, hi, lo)
+    out = path_of(game, hi, lo, params.get("players"))
     out.parent.mkdir(parents=True, exist_ok=True)
     return arena.run(game, [f"level:{hi}", f"level:{lo}"], deals=deals, seed=SEED, params=params, out=out,
                      jobs=jobs, progress=sys.stderr.isatty())
@@ -76,7 +79,7 @@ def row(game: str, hi: int, lo: int) -> Optional[dict[str, Any]]:
     score = pair["score"]
     ok = score > need if hi - lo == 1 else score >= need
     t = s["timing"]
-    return {"hi": hi, "lo": lo, "games": s["games"], "wins": pair["wins"], "draws": pair["draws"],
+    return {"hi": hi, "lo": lo, "games": s["games"], "deals": max(DEALS, s["deals"]), "wins": pair["wins"], "draws": pair["draws"],
             "losses": pair["losses"], "score": score, "need": need, "ok": ok, "elo": pair["elo"],
             "elo_lo": pair["elo_lo"], "elo_hi": pair["elo_hi"],
             "ms_hi": t[f"level:{hi}"]["ms_per_move"], "ms_lo": t[f"level:{lo}"]["ms_per_move"]}
@@ -95,8 +98,8 @@ def table(game: str) -> str:
         if r is None:
             lines.append(f"| {hi} | {desc} | {lo} ({_describe(game, lo)}) | not measured | | | | |")
             continue
-        full = r["games"] >= 2 * DEALS
-        mark = ("yes" if r["ok"] else "**no**") if full else f"so far ({r['games']} of {2 * DEALS} games)"
+        full = r["games"] >= 2 * r["deals"]
+        mark = ("yes" if r["ok"] else "**no**") if full else f"so far ({r['games']} of {2 * r['deals']} games)"
         lines.append(f"| {hi} | {desc} | {lo} ({_describe(game, lo)}) | {r['games']} | "
                      f"{r['wins']}-{r['draws']}-{r['losses']} | {r['score']:.3f} | "
                      f"{'>' if r['need'] == 0.5 else '>='} {r['need']:.2f}: {mark} | "
@@ -128,6 +131,7 @@ def timing(game: str, params: dict[str, Any], positions: int = 40) -> str:
     cells = []
     for level in range(1, 11):
         bot = agents.make("level", level=level, seed=1)
+        bot.choose(states[0])                   # warm-up: the first search's allocations
         t = time.perf_counter()
         for s in states:
             bot.choose(s)
