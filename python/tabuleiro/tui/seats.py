@@ -103,9 +103,27 @@ class Seat:
     def human(self) -> bool:
         return self.agent is None
 
+    def budget_in(self, game: str) -> Optional[int]:
+        """The iteration budget of a search agent in ``game`` (for the
+        spinner); a level's is that of the agent it plays there.
+
+        >>> make_seat("level:8", 1, 7).budget_in("capivarias")
+        1000
+        >>> make_seat("greedy", 1, 7).budget_in("capivarias") is None
+        True
+        """
+        agent = self.agent
+        if isinstance(agent, agents.LevelAgent):
+            agent = agent.agent_for(game)
+        it = getattr(agent, "iterations", None)
+        return it if isinstance(it, int) and it > 0 else None
+
     @property
     def budget(self) -> Optional[int]:
-        """The iteration budget of a search agent (for the spinner)."""
+        """The iteration budget of a search agent (for the spinner); None for
+        a level, whose budget depends on the game (:meth:`budget_in`)."""
+        if isinstance(self.agent, agents.LevelAgent):
+            return None
         it = getattr(self.agent, "iterations", None)
         return it if isinstance(it, int) and it > 0 else None
 

@@ -467,7 +467,7 @@ class Session:
         seat = self.seats[p]
         assert seat.agent is not None
         t0 = time.monotonic()
-        r = self.think(seat.agent, self.state, f"P{p} ({seat.label})", seat.budget)
+        r = self.think(seat.agent, self.state, f"P{p} ({seat.label})", seat.budget_in(self.state.game.name))
         it, secs = self.stats.get(p, (0, 0.0))
         self.stats[p] = (it + r.iterations, secs + time.monotonic() - t0)
         self.play(r.move, p)
