@@ -66,8 +66,8 @@ def _describe(game: str, level: int) -> str:
     return name
 
 
-def row(game: str, hi: int, lo: int) -> Optional[dict[str, Any]]:
-    p = path_of(game, hi, lo)
+def row(game: str, hi: int, lo: int, players: Optional[int] = None) -> Optional[dict[str, Any]]:
+    p = path_of(game, hi, lo, players)
     if not p.exists():
         return None
     recs = arena.read_results(p)
@@ -78,11 +78,9 @@ def row(game: str, hi: int, lo: int) -> Optional[dict[str, Any]]:
     need = 0.5 if hi - lo == 1 else 0.65
     score = pair["score"]
     ok = score > need if hi - lo == 1 else score >= need
-    t = s["timing"]
     return {"hi": hi, "lo": lo, "games": s["games"], "deals": max(DEALS, s["deals"]), "wins": pair["wins"], "draws": pair["draws"],
             "losses": pair["losses"], "score": score, "need": need, "ok": ok, "elo": pair["elo"],
-            "elo_lo": pair["elo_lo"], "elo_hi": pair["elo_hi"],
-            "ms_hi": t[f"level:{hi}"]["ms_per_move"], "ms_lo": t[f"level:{lo}"]["ms_per_move"]}
+            "elo_lo": pair["elo_lo"], "elo_hi": pair["elo_hi"]}
 
 
 def _elo(x: Optional[float]) -> str:
@@ -182,7 +180,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         todo = [p for p in todo if p in want]
     for hi, lo in todo:
         s = play(a.game, params, hi, lo, a.deals, a.jobs)
-        r = row(a.game, hi, lo)
+        r = row(a.game, hi, lo, params.get("players"))
         assert r is not None
         print(f"{a.game} level {hi} vs {lo}: {r['wins']}-{r['draws']}-{r['losses']} score {r['score']:.3f} "
               f"(needs {r['need']}) {'ok' if r['ok'] else 'FAILS'}; {s['timing'][f'level:{hi}']['ms_per_move']:.1f} "

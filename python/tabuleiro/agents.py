@@ -62,6 +62,7 @@ weaving prior. A search can be stopped from another thread with
 
 from __future__ import annotations
 
+import functools
 import math
 import random as _random
 from dataclasses import dataclass
@@ -380,40 +381,32 @@ class SearchAgent(Agent):
         return self.search(state, stop=stop).analysis
 
 
+def _ladder(*steps: Any) -> dict[int, tuple[str, dict[str, Any]]]:
+    """Levels 1.. from steps: "random", "greedy", or an ismcts iteration budget."""
+    return {n: (step, {}) if isinstance(step, str) else ("ismcts", {"iterations": step})
+            for n, step in enumerate(steps, 1)}
+
+
 #: Strength levels 1..10 per game: level -> (agent name, parameters). Every
 #: budget is in iterations, not seconds, so a level plays the same move for
 #: the same seed and view on any machine. Level 10 is the strongest budget
 #: the calibration found worth its time (in Capivarias ismcts wins no more
 #: past about 10,000 iterations); docs/levels.md has the measured table and
 #: the command that made it. A game without a table of its own uses
-#: ``"default"``.
+#: ``"default"``. Agents are made once per (level, seed, game): after
+#: changing a table, call ``_level_agent.cache_clear()``.
 LEVELS: dict[str, dict[int, tuple[str, dict[str, Any]]]] = {
-    "capivarias": {
-        1: ("random", {}),
-        2: ("ismcts", {"iterations": 2}),
-        3: ("ismcts", {"iterations": 4}),
-        4: ("ismcts", {"iterations": 8}),
-        5: ("greedy", {}),
-        6: ("ismcts", {"iterations": 100}),
-        7: ("ismcts", {"iterations": 300}),
-        8: ("ismcts", {"iterations": 1000}),
-        9: ("ismcts", {"iterations": 3000}),
-        10: ("ismcts", {"iterations": 10000}),
-    },
-    "capulana": {
-        1: ("random", {}),
-        2: ("ismcts", {"iterations": 8}),
-        3: ("ismcts", {"iterations": 30}),
-        4: ("ismcts", {"iterations": 100}),
-        5: ("greedy", {}),
-        6: ("ismcts", {"iterations": 1000}),
-        7: ("ismcts", {"iterations": 2500}),
-        8: ("ismcts", {"iterations": 5000}),
-        9: ("ismcts", {"iterations": 10000}),
-        10: ("ismcts", {"iterations": 20000}),
-    },
+    "capivarias": _ladder("random", 2, 4, 8, "greedy", 100, 300, 1000, 3000, 10000),
+    "capulana": _ladder("random", 8, 30, 100, "greedy", 1000, 2500, 5000, 10000, 20000),
 }
 LEVELS["default"] = dict(LEVELS["capivarias"])
+
+
+@functools.lru_cache(maxsize=256)
+def _level_agent(level: int, seed: int, game: str) -> Agent:
+    """The agent of a level in a game, made (and checked) once, not every move."""
+    name, params = LEVELS.get(game, LEVELS["default"])[level]
+    return make(name, seed=seed, **params)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -454,8 +447,7 @@ class LevelAgent(Agent):
         >>> make("level", level=1).agent_for("toy")           # LEVELS["default"]
         RandomAgent(seed=0)
         """
-        name, params = LEVELS.get(game, LEVELS["default"])[self.level]
-        return make(name, seed=self.seed, **params)
+        return _level_agent(self.level, self.seed, game)
 
     def _inner(self, state: Any) -> tuple[Agent, State]:
         st = _state(state)

@@ -392,15 +392,12 @@ def _builtin_start(agent: _agents.Agent) -> tuple[Start, bool]:
     if isinstance(agent, (_agents.SearchAgent, _agents.LevelAgent)):
         def start_search(seed: int, box: list[Optional[int]]) -> Act:
             ag = dataclasses.replace(agent, seed=seed)
-            searches: dict[str, bool] = {}   # a level that plays random or greedy reports no iterations
 
             def act(st: Any) -> int:
                 res = ag.search(st)         # choose() is search().move
-                name = st.game.name
-                if name not in searches:
-                    inner = ag.agent_for(name) if isinstance(ag, _agents.LevelAgent) else ag
-                    searches[name] = isinstance(inner, _agents.SearchAgent)
-                box[0] = res.iterations if searches[name] else None
+                inner = ag.agent_for(st.game.name) if isinstance(ag, _agents.LevelAgent) else ag
+                # a level that plays random or greedy does no search: no iterations
+                box[0] = res.iterations if isinstance(inner, _agents.SearchAgent) else None
                 return res.move.action  # type: ignore[no-any-return]
 
             return act

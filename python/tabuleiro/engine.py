@@ -173,14 +173,6 @@ def _game_module(name: Any) -> Any:
     return importlib.import_module(f"tabuleiro.{name}")
 
 
-def _level_available() -> bool:
-    try:
-        agents.make("level", level=1)
-    except (TypeError, ValueError) as e:
-        return "unknown agent" not in str(e)
-    return True
-
-
 # --- the session -------------------------------------------------------------------------------------------
 
 
@@ -403,7 +395,7 @@ class Engine:
 
     def cmd_info(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
         return {"protocol": PROTOCOL_VERSION, "version": tabuleiro.__version__, "games": tabuleiro.games(),
-                "agents": list(agents.NAMES), "level": _level_available(), "running": self._job.kind if self._job
+                "agents": list(agents.NAMES), "level": True, "running": self._job.kind if self._job
                 else None, **self._facts()}
 
     def cmd_new(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:

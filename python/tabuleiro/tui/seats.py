@@ -118,14 +118,6 @@ class Seat:
         it = getattr(agent, "iterations", None)
         return it if isinstance(it, int) and it > 0 else None
 
-    @property
-    def budget(self) -> Optional[int]:
-        """The iteration budget of a search agent (for the spinner); None for
-        a level, whose budget depends on the game (:meth:`budget_in`)."""
-        if isinstance(self.agent, agents.LevelAgent):
-            return None
-        it = getattr(self.agent, "iterations", None)
-        return it if isinstance(it, int) and it > 0 else None
 
 
 def make_seat(spec: str, index: int, game_seed: int) -> Seat:
