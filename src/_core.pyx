@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, binding=False
 """The one binding of the C core (csrc/game.h): a game over a rules buffer and
 a state over a state buffer, for every registered game.
 
@@ -11,7 +11,9 @@ strip scoring, Capivárias' round-end river) are included at the end.
 from libc.stdint cimport uint64_t, int64_t, uint8_t
 from libc.string cimport memcpy, memset, memcmp
 from libc.stdlib cimport malloc, free
-from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
+from cpython.list cimport PyList_New, PyList_SetItem
+from cpython.ref cimport Py_INCREF
 from cpython.exc cimport PyErr_CheckSignals
 from game_c cimport *
 
@@ -21,6 +23,22 @@ MAX_NODES = SR_MAX_NODES
 MAX_THREADS = SR_MAX_THREADS
 MAX_PLAYERS = SR_MAX_PLAYERS
 _U64 = 1 << 64
+# the move stack keeps a copy of the state every SNAP_EVERY actions, so that a
+# pop replays at most SNAP_EVERY - 1 actions (in C) from the nearest copy
+cdef enum:
+    SNAP_EVERY = 8
+
+
+cdef list _int_list(const int *buf, Py_ssize_t n):
+    """A list of n Python ints from a C array (preallocated: one C call per item)."""
+    cdef list out = PyList_New(n)
+    cdef Py_ssize_t i
+    cdef object x
+    for i in range(n):
+        x = buf[i]
+        Py_INCREF(x)
+        PyList_SetItem(out, i, x)
+    return out
 
 
 def game_names():
@@ -234,9 +252,8 @@ cdef class CoreGame:
         return buf[:n].decode("utf-8")
 
     cdef CoreState _blank(self):
-        cdef CoreState st = self.state_class.__new__(self.state_class)
+        cdef CoreState st = CoreState.__new__(self.state_class)
         st.core_game = self
-        st.history = []
         return st
 
     def new_state(self, uint64_t seed):
@@ -293,11 +310,19 @@ cdef class CoreGame:
 
 cdef class CoreState:
     """A state of one game: a flat C struct (clone = one memcpy), the game it
-    belongs to, and its move stack (the root state and the actions since)."""
+    belongs to, and its move stack in C: the actions since the root and a copy
+    of the state every SNAP_EVERY actions (copy 0 is the root), so that a pop
+    replays at most SNAP_EVERY - 1 actions."""
     cdef sr_state_buf s
     cdef readonly CoreGame core_game
-    cdef list history
-    cdef bytes root
+    cdef int *hist              # the actions since the root
+    cdef Py_ssize_t n_hist, cap_hist
+    cdef uint8_t *snaps         # copy k: the state after k * SNAP_EVERY actions
+    cdef Py_ssize_t cap_snaps   # copies the buffer holds (in use: n_hist // SNAP_EVERY + 1)
+
+    def __dealloc__(self):
+        PyMem_Free(self.hist)
+        PyMem_Free(self.snaps)
 
     @property
     def game(self):
@@ -314,8 +339,54 @@ cdef class CoreState:
             raise TypeError(f"this {type(self).__name__} was not made by a game: use load_game(...)")
         return &self.core_game.g
 
-    cdef void _mark_root(self):
-        self.root = (<char *> self.s.b)[:self.core_game.g.info.state_size]
+    cdef int _reserve(self, Py_ssize_t n_hist, Py_ssize_t n_snaps) except -1:
+        """Room for n_hist actions and n_snaps copies (MemoryError, stack unchanged, if not)."""
+        cdef Py_ssize_t size = self.core_game.g.info.state_size, cap
+        cdef void *p
+        if n_hist > self.cap_hist:
+            cap = max(n_hist, 2 * self.cap_hist, 64)
+            p = PyMem_Realloc(self.hist, cap * sizeof(int))
+            if p == NULL:
+                raise MemoryError()
+            self.hist = <int *> p
+            self.cap_hist = cap
+        if n_snaps > self.cap_snaps:
+            cap = max(n_snaps, 2 * self.cap_snaps, 4)
+            p = PyMem_Realloc(self.snaps, cap * size)
+            if p == NULL:
+                raise MemoryError()
+            self.snaps = <uint8_t *> p
+            self.cap_snaps = cap
+        return 0
+
+    cdef int _mark_root(self) except -1:
+        """Make the current state the root: an empty move stack."""
+        self._reserve(0, 1)
+        memcpy(self.snaps, self.s.b, self.core_game.g.info.state_size)
+        self.n_hist = 0
+        return 0
+
+    cdef int _record(self, int action) except -1:
+        """Push action, already applied to the state, on the move stack."""
+        cdef Py_ssize_t n = self.n_hist + 1, size = self.core_game.g.info.state_size
+        self._reserve(n, n // SNAP_EVERY + 1)
+        self.hist[n - 1] = action
+        if n % SNAP_EVERY == 0:
+            memcpy(self.snaps + (n // SNAP_EVERY) * size, self.s.b, size)
+        self.n_hist = n
+        return 0
+
+    cdef int _copy_stack(self, CoreState src) except -1:
+        """This state's move stack := a copy of src's."""
+        cdef Py_ssize_t n_snaps = src.n_hist // SNAP_EVERY + 1
+        if src.snaps == NULL:
+            raise EngineError("this state has no root: it was not made by a game")
+        self._reserve(src.n_hist, n_snaps)
+        if src.n_hist:
+            memcpy(self.hist, src.hist, src.n_hist * sizeof(int))
+        memcpy(self.snaps, src.snaps, n_snaps * self.core_game.g.info.state_size)
+        self.n_hist = src.n_hist
+        return 0
 
     # --- facts -----------------------------------------------------------------------
     @property
@@ -336,7 +407,7 @@ cdef class CoreState:
         cdef const sr_game *g = self._g()
         cdef int buf[1024]
         cdef int n = g.legal_actions(g.rules, self.s.b, buf)
-        return [buf[i] for i in range(n)]
+        return _int_list(buf, n)
 
     def legal_action_mask(self):
         """bytes of length num_distinct_actions: 1 where the action is legal."""
@@ -370,32 +441,38 @@ cdef class CoreState:
         """Apply action if legal and push it on the stack: 0; else the
         sr_error code (the state untouched)."""
         cdef const sr_game *g = self._g()
-        cdef int rc = sr_apply_checked(g, self.s.b, action)
+        cdef int rc
+        if self.n_hist == self.cap_hist:   # room first: a push that fails leaves the state untouched
+            self._reserve(self.n_hist + 1, (self.n_hist + 1) // SNAP_EVERY + 1)
+        rc = sr_apply_checked(g, self.s.b, action)
         if rc == SR_OK:
-            self.history.append(action)
+            self._record(action)
         return rc
 
     def _pop(self):
-        """Undo the last action (replayed from the root); return its id."""
+        """Undo the last action (replayed in C from the nearest copy, at
+        most SNAP_EVERY - 1 actions); return its id."""
         cdef const sr_game *g = self._g()
-        if not self.history:
+        if self.n_hist == 0:
             raise IndexError("pop from an empty move stack")
-        cdef int last = self.history.pop()
-        memcpy(self.s.b, <char *> self.root, g.info.state_size)
-        for a in self.history:
-            g.apply(g.rules, self.s.b, <int> a)
+        cdef Py_ssize_t n = self.n_hist - 1, k = n // SNAP_EVERY, i
+        cdef int last = self.hist[n]
+        memcpy(self.s.b, self.snaps + k * g.info.state_size, g.info.state_size)
+        for i in range(k * SNAP_EVERY, n):
+            g.apply(g.rules, self.s.b, self.hist[i])
+        self.n_hist = n
         return last
 
     def _history(self):
         self._g()
-        return list(self.history)
+        return _int_list(self.hist, self.n_hist)
 
     def _root_state(self):
         """The state the move stack starts from, as a new state with an empty stack."""
         self._g()
         cdef CoreState st = self.core_game._blank()
-        memcpy(st.s.b, <char *> self.root, self.core_game.g.info.state_size)
-        st.root = self.root
+        memcpy(st.s.b, self.snaps, self.core_game.g.info.state_size)
+        st._mark_root()
         return st
 
     def clone(self):
@@ -403,8 +480,7 @@ cdef class CoreState:
         cdef const sr_game *g = self._g()
         cdef CoreState c = self.core_game._blank()
         memcpy(c.s.b, self.s.b, g.info.state_size)
-        c.root = self.root
-        c.history = list(self.history)
+        c._copy_stack(self)
         return c
 
     def _encode(self):

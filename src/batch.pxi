@@ -54,6 +54,29 @@ def legal_mask_into(CoreState st, out):
         PyBuffer_Release(&view)
 
 
+def observe_into(CoreState st, int player, obs, mask):
+    """One player's whole PettingZoo observation in one call: the tensor into
+    `obs` (float32) and, into `mask` (uint8/int8), the legal-action mask when
+    `player` is to move, all zeros otherwise. Returns the legal count (0 when
+    not to move)."""
+    cdef const sr_game *g = st._g()
+    cdef Py_buffer view
+    cdef int n = 0
+    _check_player(player, g.info.num_players)
+    _observe_into(st, player, obs)
+    _get_buf(mask, &view, g.info.num_distinct_actions, "mask", True)
+    try:
+        if view.itemsize != 1:
+            raise ValueError("mask: a uint8 / int8 buffer is needed")
+        if g.current_player(g.rules, st.s.b) == player:
+            n = sr_legal_mask(g, st.s.b, <uint8_t *> view.buf)
+        else:
+            memset(view.buf, 0, g.info.num_distinct_actions)
+        return n
+    finally:
+        PyBuffer_Release(&view)
+
+
 cdef class CoreBatch:
     """n games of one CoreGame in one aligned C array, with per-game
     generators (rng[i] = splitmix of seed and i) and bound output buffers."""

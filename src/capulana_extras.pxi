@@ -159,11 +159,12 @@ def capulana_weaving_options(CoreState st):
             PyMem_Free(buf)
             buf = NULL
             cap *= 4
-        out = [None] * n
+        out = PyList_New(n)   # filled by PyList_SetItem: no index objects (the Limited API's list[i] = x makes one)
         for i in range(n):
             w = WeaveOption.__new__(WeaveOption)
             w.o = buf[i]
-            out[i] = w
+            Py_INCREF(w)
+            PyList_SetItem(out, i, w)
     finally:
         if buf != NULL:
             PyMem_Free(buf)

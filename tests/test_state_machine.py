@@ -18,6 +18,7 @@ import pickle
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -316,3 +317,32 @@ GameMachine.TestCase.settings = settings(max_examples=100, stateful_step_count=3
                                          suppress_health_check=[HealthCheck.too_slow,
                                                                 HealthCheck.filter_too_much])
 TestGameMachine = GameMachine.TestCase
+
+
+@pytest.mark.parametrize("name,params", [("capivarias", {}), ("capivarias", {"expansion": True}),
+                                         ("capulana", {"players": 2}), ("capulana", {"players": 5})])
+def test_whole_game_pops_back_to_the_root_through_every_position(name: str, params: dict[str, Any]) -> None:
+    """The move stack keeps a copy every few actions and replays the rest: a
+    whole game popped move by move passes back through every position it
+    played, and a clone taken midway carries its own stack to the root."""
+    rng = random.Random(5)
+    s = tabuleiro.load_game(name, **params).new_initial_state(seed=11)
+    seen = [s.to_dict()]
+    mid = None
+    while not s.is_terminal:
+        s.push(rng.choice(s.legal_actions()))
+        seen.append(s.to_dict())
+        if len(seen) == 20:
+            mid = s.clone()
+    assert len(seen) > 30 and mid is not None
+    played = s.history()
+    for k in range(len(played), 0, -1):
+        assert s.pop().action == played[k - 1]
+        assert s.to_dict() == seen[k - 1], k
+        assert s.history() == played[:k - 1]
+    with pytest.raises(IndexError):
+        s.pop()
+    assert mid.history() == played[:19]
+    while mid.history():
+        mid.pop()
+    assert mid.to_dict() == seen[0] and mid.root() == s
