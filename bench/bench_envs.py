@@ -6,9 +6,12 @@ rendering, not here). The machine is shared and noisy: compare the ratio.
 
     python bench/bench_envs.py [--steps 50000] [--raw]
 
-The agent picks uniformly among the legal ids with numpy (``--sample``
-uses gymnasium's ``action_space.sample(mask)`` instead, which alone costs
-several microseconds).
+The agent picks uniformly among the legal ids with numpy, reading the int8
+mask through a bool view (``mask.view(np.bool_).nonzero()[0]``: numpy's
+``nonzero``/``flatnonzero`` on the int8 array itself take about 7-12 us for
+Capivárias' 3,248 ids, the bool view about 1.3 us). ``--sample`` uses
+gymnasium's ``action_space.sample(mask)`` instead, which alone costs several
+microseconds.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ def loop(env, steps: int, sample: bool) -> float:
             elif sample:
                 action = env.action_space(agent).sample(obs["action_mask"])
             else:
-                legal = np.flatnonzero(obs["action_mask"])
+                legal = obs["action_mask"].view(np.bool_).nonzero()[0]
                 action = legal[int(rng.random() * len(legal))]
             env.step(action)
             done += 1

@@ -84,3 +84,37 @@ def test_spaces_cached_and_names():
     assert capivarias_v0.raw_env.metadata["name"] == "capivarias_v0"
     with pytest.raises(ValueError):
         capivarias_v0.raw_env(render_mode="human")
+
+
+def test_wrapped_env_keeps_pettingzoos_wrappers_and_their_rules():
+    """env() is PettingZoo's three wrappers (isinstance holds); the loop's
+    attributes are properties on the raw env, with OrderEnforcing's rule kept:
+    nothing is read before reset(), an illegal move ends the game at -1 for
+    its maker, an out-of-range action asserts."""
+    from pettingzoo.utils import wrappers
+
+    env = capivarias_v0.env()
+    assert isinstance(env, wrappers.OrderEnforcingWrapper)
+    assert isinstance(env.env, wrappers.AssertOutOfBoundsWrapper)
+    assert isinstance(env.env.env, wrappers.TerminateIllegalWrapper)
+    for name in ("rewards", "terminations", "agent_selection", "agents", "infos"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(env, name)
+    env.reset(seed=3)
+    raw = env.unwrapped
+    assert env.agent_selection == raw.agent_selection and env.rewards is raw.rewards
+    assert env.env.terminations is raw.terminations and env._cumulative_rewards is raw._cumulative_rewards
+    with pytest.raises(AssertionError):
+        env.step(10**6)
+    obs = env.last()[0]
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    mover = env.agent_selection
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env.step(illegal)
+    assert env.terminations[mover] and env._cumulative_rewards[mover] == -1
+    # the observation of a new position is a new array (an RL buffer may keep the old one)
+    env.reset(seed=4)
+    first = env.last()[0]["observation"]
+    env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    assert env.last()[0]["observation"] is not first

@@ -14,6 +14,9 @@ from pettingzoo.utils import wrappers
 from .. import _core
 from .._game import load_game
 
+_empty = np.empty
+_F32, _I8 = np.dtype(np.float32), np.dtype(np.int8)
+
 
 class TabuleiroAEC(AECEnv):  # type: ignore[misc]
     """One game of a registered game as a PettingZoo AEC environment.
@@ -72,24 +75,28 @@ class TabuleiroAEC(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self._state.current_player]
         self._moves = 0
-        self._cache_key: Any = None
+        self._cache_agent: Optional[str] = None
+        self._cache_moves = -1
         self._cache: Any = None
 
     def observe(self, agent: str) -> dict[str, Any]:
         # one observation per (agent, position): the wrappers observe the
         # agent to move twice a step (TerminateIllegal, then last())
-        key = (agent, self._moves)
-        if self._cache_key == key:
+        if self._cache_agent == agent and self._cache_moves == self._moves:
             return self._cache  # type: ignore[no-any-return]
-        p = self._index[agent]
-        obs = np.empty(self._size, np.float32)
-        _core.observation(self._state, p, obs)
-        mask = np.zeros(self._na, np.int8)
-        if self._state.current_player == p:
-            _core.legal_mask_into(self._state, mask)
+        obs = _empty(self._size, _F32)
+        mask = _empty(self._na, _I8)
+        _core.observe_into(self._state, self._index[agent], obs, mask)
         out = {"observation": obs, "action_mask": mask}
-        self._cache_key, self._cache = key, out
+        self._cache_agent, self._cache_moves, self._cache = agent, self._moves, out
         return out
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """(observation, cumulative reward, terminated, truncated, info) of the
+        agent to move, as AECEnv.last, in one call."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -126,9 +133,51 @@ class TabuleiroAEC(AECEnv):  # type: ignore[misc]
         return self._state
 
 
+def _forwarded(name: str, before_reset: bool = True) -> property:
+    """A property reading (and writing) `name` on the raw environment: the
+    same value PettingZoo's BaseWrapper.__getattr__ finds, without a failed
+    lookup (an AttributeError raised and caught) on every access through every
+    wrapper. `before_reset=False` keeps OrderEnforcingWrapper's rule that the
+    attribute cannot be read before reset()."""
+
+    def get(self: Any) -> Any:
+        if not before_reset and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._raw, name)
+
+    def set(self: Any, value: Any) -> None:
+        setattr(self._raw, name, value)
+
+    return property(get, set, doc=f"The raw environment's ``{name}``.")
+
+
+# what the AEC loop reads through the wrappers on every step
+_HOT = ("agent_selection", "rewards", "terminations", "truncations", "infos", "agents", "num_agents",
+        "_cumulative_rewards", "possible_agents", "max_num_agents")
+_CHECKED = {"rewards", "terminations", "truncations", "infos", "agent_selection", "num_agents", "agents"}
+
+
+def _fast(cls: type, ordered: bool) -> type:
+    ns: dict[str, Any] = {n: _forwarded(n, before_reset=not (ordered and n in _CHECKED)) for n in _HOT}
+    ns["__doc__"] = f"{cls.__doc__ or cls.__name__}\n\n(tabuleiro: the hot attributes are properties on the raw env.)"
+    return type(cls.__name__, (cls,), ns)
+
+
+_TerminateIllegal = _fast(wrappers.TerminateIllegalWrapper, False)
+_AssertOutOfBounds = _fast(wrappers.AssertOutOfBoundsWrapper, False)
+_OrderEnforcing = _fast(wrappers.OrderEnforcingWrapper, True)
+
+
 def wrap(raw: TabuleiroAEC) -> Any:
     """PettingZoo's usual wrappers: an illegal move ends the game (-1 for
-    its maker), out-of-range actions assert, and the call order is enforced."""
-    env = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
-    return wrappers.OrderEnforcingWrapper(env)
+    its maker), out-of-range actions assert, and the call order is enforced.
+    They are PettingZoo's own classes (isinstance holds) with the attributes
+    the loop reads every step made properties on the raw environment."""
+    chain = []
+    env: Any = raw
+    for cls, kw in ((_TerminateIllegal, {"illegal_reward": -1}), (_AssertOutOfBounds, {}), (_OrderEnforcing, {})):
+        env = cls(env, **kw)
+        chain.append(env)
+    for w in chain:
+        object.__setattr__(w, "_raw", raw)
+    return env
