@@ -5,6 +5,9 @@ deal played twice, seats swapped).
 
     python bench/bench_vs_openspiel_ismcts.py --mode time --seconds 0.1 --pairs 50
     python bench/bench_vs_openspiel_ismcts.py --mode iterations --iterations 30 --pairs 50
+    python bench/bench_vs_openspiel_ismcts.py --mode iterations --iterations 200 --pairs 25 --first-deal 25
+
+(``--first-deal`` splits a run over processes: each takes its own deals.)
 
 ``--mode time``: both get about ``--seconds`` per move (ours: ``time=``;
 OpenSpiel's: its simulations per move calibrated beforehand to that time,
@@ -44,6 +47,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=0.1)
     ap.add_argument("--iterations", type=int, default=30)
     ap.add_argument("--pairs", type=int, default=50)
+    ap.add_argument("--first-deal", type=int, default=0, help="deals first-deal .. first-deal+pairs-1 (to split a run)")
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
     openspiel.register()
@@ -70,7 +74,7 @@ def main() -> None:
     print(f"mode={a.mode} OpenSpiel sims/move={os_sims} ours={ours_kw} pairs={a.pairs}", flush=True)
     out = open(a.out, "a") if a.out else None
     score, n, t0 = 0.0, 0, time.perf_counter()
-    for d in range(a.pairs):
+    for d in range(a.first_deal, a.first_deal + a.pairs):
         for our_seat in (0, 1):
             bot = os_bot(os_sims, 1000 * d + our_seat)
             ours = agents.make("ismcts", seed=1000 * d + our_seat, **ours_kw)

@@ -9,6 +9,10 @@ round seen across all rounds, and of the mean round) and the new/old ratio.
     python bench/compare_builds.py --old-python /tmp/venv-base/bin/python \\
         --old-bench /tmp/base-src/bench --rounds 3 bench_capivarias.py bench_capulana.py bench_search.py
 
+The last column, the median over rounds of each round's new/old ratio of
+mean rates, is the steadiest figure on a shared machine. Rates are units
+per second, so a ratio above 1 means the new build is faster.
+
 Each benchmark must set ``extra_info["units"]`` and ``extra_info["key"]``
 (the suites in bench/ do).
 """
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -60,14 +65,18 @@ def main() -> None:
                     best[which][k] = max(best[which].get(k, 0.0), fast)
                     means[which].setdefault(k, []).append(mean)
                 print(f"round {r + 1}/{args.rounds} {which}: {len(rates)} benchmarks", file=sys.stderr)
-    print(f"{'benchmark':<44} {'old fastest':>13} {'new fastest':>13} {'ratio':>7} {'ratio (mean rounds)':>20}")
+    # a round's new/old ratio pairs runs made minutes apart: its median over
+    # the rounds is the figure least moved by the machine's slow spells
+    print(f"{'benchmark':<44} {'old fastest':>13} {'new fastest':>13} {'ratio':>7} {'ratio (mean rounds)':>20} "
+          f"{'median round ratio':>19}")
     for k in sorted(best["new"]):
         if k not in best["old"]:
             continue
         o, n = best["old"][k], best["new"][k]
         om = sum(means["old"][k]) / len(means["old"][k])
         nm = sum(means["new"][k]) / len(means["new"][k])
-        print(f"{k:<44} {o:>13,.0f} {n:>13,.0f} {n / o:>7.3f} {nm / om:>20.3f}")
+        paired = statistics.median(b / a for a, b in zip(means["old"][k], means["new"][k]))
+        print(f"{k:<44} {o:>13,.0f} {n:>13,.0f} {n / o:>7.3f} {nm / om:>20.3f} {paired:>19.3f}")
 
 
 if __name__ == "__main__":

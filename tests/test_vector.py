@@ -39,8 +39,10 @@ def test_batch_matches_states(name, params, mode):
     for i in range(n):
         _check_slot(b, i, shadows[i])
     rng = np.random.default_rng(5)
-    ended = 0
-    for _ in range(120):
+    ended: set[int] = set()
+    # long enough that every game ends at least once (Capulana: up to max_game_length actions)
+    steps = 120 if name != "capulana" else game.info.max_game_length + 10
+    for _ in range(steps):
         before = [s.clone() for s in shadows]
         if mode == "numpy":
             acts = b.sample_actions(rng)
@@ -51,24 +53,30 @@ def test_batch_matches_states(name, params, mode):
             s = before[i]
             if mode == "numpy":
                 s.push(int(acts[i]))
-            else:   # which action C chose: the one whose result matches (or the game ended)
-                pass
+            else:   # C chose the action: exactly one legal action of the slot's last position gives what it shows
+                after = []
+                for a in s.legal_actions():
+                    c = s.clone()
+                    c.push(a)
+                    if (c.is_terminal and b.done[i] and list(b.rewards[i]) == pytest.approx(c.returns())
+                            and b.length[i] == len(c.history())) or (not b.done[i] and c._same_position(b.state(i))):
+                        after.append(c)
+                assert after, (name, i, "the step is not one legal action from the slot's position")
+                s = after[0]
             if b.done[i]:
-                ended += 1
-                if mode == "numpy":
-                    assert s.is_terminal
-                    assert list(b.rewards[i]) == pytest.approx(s.returns())
-                    assert b.length[i] == len(s.history())
+                ended.add(i)
+                assert s.is_terminal
+                assert list(b.rewards[i]) == pytest.approx(s.returns())
+                assert b.length[i] == len(s.history())
                 assert b.length[i] >= 1
                 shadows[i] = b.state(i)
                 assert shadows[i].history() == []
             else:
                 assert not b.rewards[i].any()
-                if mode == "numpy":
-                    assert s._same_position(b.state(i))
-                shadows[i] = b.state(i) if mode != "numpy" else s
+                assert s._same_position(b.state(i))
+                shadows[i] = s
             _check_slot(b, i, shadows[i])
-    assert ended > 0 or name == "capulana"
+    assert ended == set(range(n))   # every slot finished a game and was reset
 
 
 def test_random_steps_are_legal_and_games_end():
