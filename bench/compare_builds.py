@@ -2,7 +2,7 @@
 
 Runs the same pytest-benchmark suites against two installed builds (two
 Python environments, each with its own copy of the bench files), alternating
-old and new for several rounds so that a shared machine's load falls on both
+old and new for several rounds (old first in even rounds, new first in odd ones) so that a shared machine's load falls on both
 alike, and prints each benchmark's rate (units per second of the fastest
 round seen across all rounds, and of the mean round) and the new/old ratio.
 
@@ -59,7 +59,8 @@ def main() -> None:
     means: dict[str, dict[str, list[float]]] = {"old": {}, "new": {}}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
-            for which, py, bench in (("old", args.old_python, args.old_bench), ("new", args.new_python, args.new_bench)):
+            order = [("old", args.old_python, args.old_bench), ("new", args.new_python, args.new_bench)]
+            for which, py, bench in (order if r % 2 == 0 else order[::-1]):   # old-new, new-old, ...
                 rates = run_suite(py, bench.resolve(), args.files, Path(tmp) / f"{which}{r}.json")
                 for k, (fast, mean) in rates.items():
                     best[which][k] = max(best[which].get(k, 0.0), fast)

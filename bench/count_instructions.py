@@ -28,7 +28,7 @@ OPS: dict[str, tuple[int, str]] = {
     "capivarias clone": (2000, "s.clone()"),
     "capivarias push+pop": (2000, "s.push(a); s.pop()"),
     "capulana 4p push+pop": (1000, "c4.push(ca); c4.pop()"),
-    "capulana weaving_options": (10, "m.weaving_options()"),
+    "capulana weaving_options": (40, "m.weaving_options()"),
     "capivarias python step loop (game)": (20, "game(capivarias.new_game(seed=i), i)"),
     "capulana 4p python step loop (game)": (4, "game(capulana.new_game(players=4, seed=i), i)"),
     "capivarias C random games (20)": (10, "s.game._core.random_playouts(20, i)"),
