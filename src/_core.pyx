@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, binding=False
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, binding=False, embedsignature=True, embedsignature.format=clinic
 """The one binding of the C core (csrc/game.h): a game over a rules buffer and
 a state over a state buffer, for every registered game.
 
@@ -309,10 +309,11 @@ cdef class CoreGame:
 # --- states ----------------------------------------------------------------------------
 
 cdef class CoreState:
-    """A state of one game: a flat C struct (clone = one memcpy), the game it
-    belongs to, and its move stack in C: the actions since the root and a copy
-    of the state every SNAP_EVERY actions (copy 0 is the root), so that a pop
-    replays at most SNAP_EVERY - 1 actions."""
+    """A state of one game: a flat C struct (copying the position is one
+    memcpy), the game it belongs to, and its move stack in C: the actions
+    since the root and a copy of the state every SNAP_EVERY actions (copy 0
+    is the root), so that a pop replays at most SNAP_EVERY - 1 actions. A
+    clone copies the stack too, so its cost grows with the game's length."""
     cdef sr_state_buf s
     cdef readonly CoreGame core_game
     cdef int *hist              # the actions since the root
@@ -442,8 +443,8 @@ cdef class CoreState:
         sr_error code (the state untouched)."""
         cdef const sr_game *g = self._g()
         cdef int rc
-        if self.n_hist == self.cap_hist:   # room first: a push that fails leaves the state untouched
-            self._reserve(self.n_hist + 1, (self.n_hist + 1) // SNAP_EVERY + 1)
+        # room first (actions and copies): a push that fails leaves the state untouched
+        self._reserve(self.n_hist + 1, (self.n_hist + 1) // SNAP_EVERY + 1)
         rc = sr_apply_checked(g, self.s.b, action)
         if rc == SR_OK:
             self._record(action)

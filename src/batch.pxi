@@ -54,20 +54,20 @@ def legal_mask_into(CoreState st, out):
         PyBuffer_Release(&view)
 
 
-def observe_into(CoreState st, int player, obs, mask):
+def observe_into(CoreState st, player, obs, mask):
     """One player's whole PettingZoo observation in one call: the tensor into
     `obs` (float32) and, into `mask` (uint8/int8), the legal-action mask when
-    `player` is to move, all zeros otherwise. Returns the legal count (0 when
-    not to move)."""
+    `player` is to move, all zeros otherwise. Both buffers are checked before
+    either is written. Returns the legal count (0 when not to move)."""
     cdef const sr_game *g = st._g()
     cdef Py_buffer view
     cdef int n = 0
     _check_player(player, g.info.num_players)
-    _observe_into(st, player, obs)
     _get_buf(mask, &view, g.info.num_distinct_actions, "mask", True)
     try:
         if view.itemsize != 1:
             raise ValueError("mask: a uint8 / int8 buffer is needed")
+        _observe_into(st, player, obs)
         if g.current_player(g.rules, st.s.b) == player:
             n = sr_legal_mask(g, st.s.b, <uint8_t *> view.buf)
         else:

@@ -93,8 +93,10 @@ def test_wrapped_env_keeps_pettingzoos_wrappers_and_their_rules():
     its maker, an out-of-range action asserts."""
     from pettingzoo.utils import wrappers
 
+    import pickle
+
     env = capivarias_v0.env()
-    assert isinstance(env, wrappers.OrderEnforcingWrapper)
+    assert isinstance(env, wrappers.OrderEnforcingWrapper) and str(env) == "capivarias_v0"
     assert isinstance(env.env, wrappers.AssertOutOfBoundsWrapper)
     assert isinstance(env.env.env, wrappers.TerminateIllegalWrapper)
     for name in ("rewards", "terminations", "agent_selection", "agents", "infos"):
@@ -103,6 +105,10 @@ def test_wrapped_env_keeps_pettingzoos_wrappers_and_their_rules():
     env.reset(seed=3)
     raw = env.unwrapped
     assert env.agent_selection == raw.agent_selection and env.rewards is raw.rewards
+    copy = pickle.loads(pickle.dumps(env))   # the wrapper classes are found by name
+    assert copy.agent_selection == env.agent_selection and copy.unwrapped.state_obj == raw.state_obj
+    copy.rewards = {"shadow": 1.0}   # as with PettingZoo's wrappers: set on the wrapper, seen there only
+    assert copy.rewards == {"shadow": 1.0} and "shadow" not in copy.unwrapped.rewards
     assert env.env.terminations is raw.terminations and env._cumulative_rewards is raw._cumulative_rewards
     with pytest.raises(AssertionError):
         env.step(10**6)
@@ -118,3 +124,28 @@ def test_wrapped_env_keeps_pettingzoos_wrappers_and_their_rules():
     first = env.last()[0]["observation"]
     env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
     assert env.last()[0]["observation"] is not first
+
+
+def test_observe_into_masks_only_the_player_to_move():
+    """The env's masks start as np.empty: observe_into must zero a
+    non-mover's and a finished game's mask, and check both buffers (and the
+    player) before it writes either."""
+    from tabuleiro import _core, capivarias
+
+    s = capivarias.new_game(seed=8)
+    p = s.current_player
+    obs, mask = np.full(418, 7.0, np.float32), np.full(3248, 9, np.int8)
+    assert _core.observe_into(s, 1 - p, obs, mask) == 0 and not mask.any()
+    assert np.array_equal(obs, np.frombuffer(s.observation(1 - p), np.float32))
+    mask[:] = 9
+    assert _core.observe_into(s, p, obs, mask) == len(s.legal_actions())
+    assert bytes(mask.view(np.uint8)) == s.legal_action_mask()
+    while not s.is_terminal:
+        s.push(s.legal_actions()[0])
+    mask[:] = 9
+    assert _core.observe_into(s, 0, obs, mask) == 0 and not mask.any()
+    untouched = np.full(418, 7.0, np.float32)
+    for bad_player, bad_mask in ((True, mask), (2, mask), (0, np.zeros(3248, np.int32)), (0, np.zeros(10, np.int8))):
+        with pytest.raises(ValueError):
+            _core.observe_into(s, bad_player, untouched, bad_mask)
+        assert (untouched == 7.0).all()

@@ -53,7 +53,7 @@ def test_batch_matches_states(name, params, mode):
             s = before[i]
             if mode == "numpy":
                 s.push(int(acts[i]))
-            else:   # C chose the action: exactly one legal action of the slot's last position gives what it shows
+            else:   # C chose the action: some legal action of the slot's last position gives what it shows
                 after = []
                 for a in s.legal_actions():
                     c = s.clone()

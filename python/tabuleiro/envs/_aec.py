@@ -133,46 +133,53 @@ class TabuleiroAEC(AECEnv):  # type: ignore[misc]
         return self._state
 
 
-def _forwarded(name: str, before_reset: bool = True) -> property:
-    """A property reading (and writing) `name` on the raw environment: the
-    same value PettingZoo's BaseWrapper.__getattr__ finds, without a failed
-    lookup (an AttributeError raised and caught) on every access through every
-    wrapper. `before_reset=False` keeps OrderEnforcingWrapper's rule that the
-    attribute cannot be read before reset()."""
+class _Forwarded:
+    """The raw environment's attribute `name`, read by a wrapper: the same
+    value PettingZoo's BaseWrapper.__getattr__ finds, without the failed
+    lookup (an AttributeError raised and caught) it costs on every access
+    through every wrapper. A non-data descriptor, so everything else stays as
+    with PettingZoo's wrappers: a value assigned on the wrapper shadows it
+    there, and an attribute the raw env lacks (before reset) falls through to
+    the wrapper's __getattr__ (OrderEnforcingWrapper's "cannot be accessed
+    before reset")."""
 
-    def get(self: Any) -> Any:
-        if not before_reset and not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self._raw, name)
+    __slots__ = ("name",)
 
-    def set(self: Any, value: Any) -> None:
-        setattr(self._raw, name, value)
+    def __init__(self, name: str) -> None:
+        self.name = name
 
-    return property(get, set, doc=f"The raw environment's ``{name}``.")
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        return getattr(obj._raw, self.name)
 
 
 # what the AEC loop reads through the wrappers on every step
 _HOT = ("agent_selection", "rewards", "terminations", "truncations", "infos", "agents", "num_agents",
         "_cumulative_rewards", "possible_agents", "max_num_agents")
-_CHECKED = {"rewards", "terminations", "truncations", "infos", "agent_selection", "num_agents", "agents"}
 
 
-def _fast(cls: type, ordered: bool) -> type:
-    ns: dict[str, Any] = {n: _forwarded(n, before_reset=not (ordered and n in _CHECKED)) for n in _HOT}
-    ns["__doc__"] = f"{cls.__doc__ or cls.__name__}\n\n(tabuleiro: the hot attributes are properties on the raw env.)"
-    return type(cls.__name__, (cls,), ns)
+def _fast(cls: type, name: str) -> type:
+    """cls with the hot attributes forwarded; named `name` in this module (so it pickles)."""
+    ns: dict[str, Any] = {n: _Forwarded(n) for n in _HOT}
+    ns["__doc__"] = f"{cls.__doc__ or cls.__name__}\n\n(tabuleiro: the loop's attributes are read from the raw env.)"
+    ns["__module__"] = __name__
+    ns["__qualname__"] = name
+    ns["__str__"] = lambda self: str(self.env)   # as PettingZoo's wrappers print: the env's name
+    return type(name, (cls,), ns)
 
 
-_TerminateIllegal = _fast(wrappers.TerminateIllegalWrapper, False)
-_AssertOutOfBounds = _fast(wrappers.AssertOutOfBoundsWrapper, False)
-_OrderEnforcing = _fast(wrappers.OrderEnforcingWrapper, True)
+_TerminateIllegal = _fast(wrappers.TerminateIllegalWrapper, "_TerminateIllegal")
+_AssertOutOfBounds = _fast(wrappers.AssertOutOfBoundsWrapper, "_AssertOutOfBounds")
+_OrderEnforcing = _fast(wrappers.OrderEnforcingWrapper, "_OrderEnforcing")
 
 
 def wrap(raw: TabuleiroAEC) -> Any:
     """PettingZoo's usual wrappers: an illegal move ends the game (-1 for
     its maker), out-of-range actions assert, and the call order is enforced.
-    They are PettingZoo's own classes (isinstance holds) with the attributes
-    the loop reads every step made properties on the raw environment."""
+    They are subclasses of PettingZoo's own classes (isinstance holds, their
+    step/observe/reset run unchanged) that read the attributes the loop uses
+    every step straight from the raw environment."""
     chain = []
     env: Any = raw
     for cls, kw in ((_TerminateIllegal, {"illegal_reward": -1}), (_AssertOutOfBounds, {}), (_OrderEnforcing, {})):
