@@ -367,10 +367,15 @@ cdef class CoreState:
         self.n_hist = 0
         return 0
 
+    cdef inline int _reserve_push(self) except -1:
+        """Room for one more action and its copy: called before a move is
+        applied, so that a push that fails leaves the state untouched."""
+        return self._reserve(self.n_hist + 1, (self.n_hist + 1) // SNAP_EVERY + 1)
+
     cdef int _record(self, int action) except -1:
-        """Push action, already applied to the state, on the move stack."""
+        """Push action, already applied to the state, on the move stack
+        (after _reserve_push)."""
         cdef Py_ssize_t n = self.n_hist + 1, size = self.core_game.g.info.state_size
-        self._reserve(n, n // SNAP_EVERY + 1)
         self.hist[n - 1] = action
         if n % SNAP_EVERY == 0:
             memcpy(self.snaps + (n // SNAP_EVERY) * size, self.s.b, size)
@@ -442,10 +447,8 @@ cdef class CoreState:
         """Apply action if legal and push it on the stack: 0; else the
         sr_error code (the state untouched)."""
         cdef const sr_game *g = self._g()
-        cdef int rc
-        # room first (actions and copies): a push that fails leaves the state untouched
-        self._reserve(self.n_hist + 1, (self.n_hist + 1) // SNAP_EVERY + 1)
-        rc = sr_apply_checked(g, self.s.b, action)
+        self._reserve_push()
+        cdef int rc = sr_apply_checked(g, self.s.b, action)
         if rc == SR_OK:
             self._record(action)
         return rc

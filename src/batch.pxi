@@ -41,14 +41,21 @@ def observation(CoreState st, player, out=None):
     return out
 
 
+cdef int _get_mask(const sr_game *g, object mask, Py_buffer *view) except -1:
+    """Acquire mask as a writable byte buffer of num_distinct_actions (released on error)."""
+    _get_buf(mask, view, g.info.num_distinct_actions, "mask", True)
+    if view.itemsize != 1:
+        PyBuffer_Release(view)
+        raise ValueError("mask: a uint8 / int8 buffer is needed")
+    return 0
+
+
 def legal_mask_into(CoreState st, out):
     """Write the legal-action mask (uint8, num_distinct_actions) into out; the legal count."""
     cdef const sr_game *g = st._g()
     cdef Py_buffer view
-    _get_buf(out, &view, g.info.num_distinct_actions, "mask", True)
+    _get_mask(g, out, &view)
     try:
-        if view.itemsize != 1:
-            raise ValueError("mask: a uint8 / int8 buffer is needed")
         return sr_legal_mask(g, st.s.b, <uint8_t *> view.buf)
     finally:
         PyBuffer_Release(&view)
@@ -63,10 +70,8 @@ def observe_into(CoreState st, player, obs, mask):
     cdef Py_buffer view
     cdef int n = 0
     _check_player(player, g.info.num_players)
-    _get_buf(mask, &view, g.info.num_distinct_actions, "mask", True)
+    _get_mask(g, mask, &view)
     try:
-        if view.itemsize != 1:
-            raise ValueError("mask: a uint8 / int8 buffer is needed")
         _observe_into(st, player, obs)
         if g.current_player(g.rules, st.s.b) == player:
             n = sr_legal_mask(g, st.s.b, <uint8_t *> view.buf)

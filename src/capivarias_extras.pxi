@@ -20,7 +20,7 @@ def capivarias_apply_round_end(CoreState st, int action):
     if action not in st.legal_actions():
         raise IllegalMoveError(f"illegal move {st.core_game.action_to_string(action)!r} (id {action})")
     cdef CoreState river = st.core_game._blank()
-    st._reserve(st.n_hist + 1, (st.n_hist + 1) // SNAP_EVERY + 1)   # room first: nothing fails after the move
+    st._reserve_push()   # room first: nothing fails after the move
     memset(river.s.b, 0, sizeof(cv_state))
     cdef int ended = cv_apply_round_end(<const cv_rules *> st.core_game.g.rules, s, action, <cv_state *> river.s.b)
     st._record(action)

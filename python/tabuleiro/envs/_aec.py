@@ -180,11 +180,8 @@ def wrap(raw: TabuleiroAEC) -> Any:
     They are subclasses of PettingZoo's own classes (isinstance holds, their
     step/observe/reset run unchanged) that read the attributes the loop uses
     every step straight from the raw environment."""
-    chain = []
     env: Any = raw
     for cls, kw in ((_TerminateIllegal, {"illegal_reward": -1}), (_AssertOutOfBounds, {}), (_OrderEnforcing, {})):
         env = cls(env, **kw)
-        chain.append(env)
-    for w in chain:
-        object.__setattr__(w, "_raw", raw)
+        env._raw = raw
     return env
