@@ -37,6 +37,9 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
 PRELUDE = """
 import random, signal, sys, time
+# Python's own Ctrl-C handling, as a user at a terminal has it: a child of a
+# shell's background job starts with SIGINT ignored, and Python then keeps it so
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from tabuleiro import agents, capivarias, capulana
 
 def midgame(game):
