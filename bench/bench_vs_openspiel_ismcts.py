@@ -7,7 +7,11 @@ deal played twice, seats swapped).
     python bench/bench_vs_openspiel_ismcts.py --mode iterations --iterations 30 --pairs 50
     python bench/bench_vs_openspiel_ismcts.py --mode iterations --iterations 200 --pairs 25 --first-deal 25
 
-(``--first-deal`` splits a run over processes: each takes its own deals.)
+    python bench/bench_vs_openspiel_ismcts.py --mode time --os-sims 91 --rollout heuristic --pairs 25 --first-deal 25
+
+(``--first-deal`` splits a run over processes: each takes its own deals;
+``--os-sims`` fixes OpenSpiel's simulations per move so that they agree, e.g.
+at what a first run calibrated; ``--rollout`` is our ismcts's rollout policy.)
 
 ``--mode time``: both get about ``--seconds`` per move (ours: ``time=``;
 OpenSpiel's: its simulations per move calibrated beforehand to that time,
@@ -49,6 +53,11 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, default=50)
     ap.add_argument("--first-deal", type=int, default=0, help="deals first-deal .. first-deal+pairs-1 (to split a run)")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--rollout", choices=["random", "heuristic"], default="random",
+                    help="our ismcts's rollout policy (OpenSpiel's is uniform random)")
+    ap.add_argument("--os-sims", type=int, default=0,
+                    help="--mode time: OpenSpiel's simulations per move as given (e.g. from an earlier "
+                         "calibration, so that processes splitting a run agree) instead of calibrated")
     a = ap.parse_args()
     openspiel.register()
     game = pyspiel.load_game("tabuleiro_capivarias")
@@ -58,7 +67,10 @@ def main() -> None:
         return ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), uct_c=2.0, max_simulations=sims,
                                 random_state=rs)
 
-    if a.mode == "time":   # calibrate OpenSpiel's simulations per move to the time
+    if a.mode == "time" and a.os_sims > 0:
+        os_sims = a.os_sims
+        ours_kw = {"time": a.seconds, "iterations": 0}
+    elif a.mode == "time":   # calibrate OpenSpiel's simulations per move to the time
         st = game.new_initial_state()
         st.apply_action(0)
         bot = os_bot(20, 0)
@@ -71,13 +83,14 @@ def main() -> None:
     else:
         os_sims = a.iterations
         ours_kw = {"iterations": a.iterations}
-    print(f"mode={a.mode} OpenSpiel sims/move={os_sims} ours={ours_kw} pairs={a.pairs}", flush=True)
+    print(f"mode={a.mode} OpenSpiel sims/move={os_sims} ours={ours_kw} rollout={a.rollout} pairs={a.pairs}",
+          flush=True)
     out = open(a.out, "a") if a.out else None
     score, n, t0 = 0.0, 0, time.perf_counter()
     for d in range(a.first_deal, a.first_deal + a.pairs):
         for our_seat in (0, 1):
             bot = os_bot(os_sims, 1000 * d + our_seat)
-            ours = agents.make("ismcts", seed=1000 * d + our_seat, **ours_kw)
+            ours = agents.make("ismcts", seed=1000 * d + our_seat, rollout=a.rollout, **ours_kw)
             st = game.new_initial_state()
             st.apply_action(d % game.max_chance_outcomes())
             moves = 0
@@ -92,7 +105,7 @@ def main() -> None:
             n += 1
             if out:
                 out.write(json.dumps({"mode": a.mode, "deal": d, "our_seat": our_seat, "score": s, "moves": moves,
-                                      "os_sims": os_sims, **ours_kw}) + "\n")
+                                      "os_sims": os_sims, "rollout": a.rollout, **ours_kw}) + "\n")
                 out.flush()
         lo, hi = wilson(score, n)
         print(f"after {n} games: ours {score}/{n} = {score / n:.3f} (95% {lo:.3f}-{hi:.3f}) "
