@@ -67,10 +67,7 @@ def main() -> None:
         return ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), uct_c=2.0, max_simulations=sims,
                                 random_state=rs)
 
-    if a.mode == "time" and a.os_sims > 0:
-        os_sims = a.os_sims
-        ours_kw = {"time": a.seconds, "iterations": 0}
-    elif a.mode == "time":   # calibrate OpenSpiel's simulations per move to the time
+    def calibrated_sims() -> int:   # OpenSpiel's simulations per move that fit in --seconds
         st = game.new_initial_state()
         st.apply_action(0)
         bot = os_bot(20, 0)
@@ -78,7 +75,10 @@ def main() -> None:
         for _ in range(3):
             bot.step(st)
         per_sim = (time.perf_counter() - t) / 60
-        os_sims = max(1, int(a.seconds / per_sim))
+        return max(1, int(a.seconds / per_sim))
+
+    if a.mode == "time":
+        os_sims = a.os_sims if a.os_sims > 0 else calibrated_sims()
         ours_kw = {"time": a.seconds, "iterations": 0}
     else:
         os_sims = a.iterations

@@ -88,7 +88,7 @@ def test_spaces_cached_and_names():
 
 def test_wrapped_env_keeps_pettingzoos_wrappers_and_their_rules():
     """env() is PettingZoo's three wrappers (isinstance holds); the loop's
-    attributes are properties on the raw env, with OrderEnforcing's rule kept:
+    attributes are read from the raw env, with OrderEnforcing's rule kept:
     nothing is read before reset(), an illegal move ends the game at -1 for
     its maker, an out-of-range action asserts."""
     from pettingzoo.utils import wrappers
