@@ -8,10 +8,12 @@ deal played twice, seats swapped).
     python bench/bench_vs_openspiel_ismcts.py --mode iterations --iterations 200 --pairs 25 --first-deal 25
 
     python bench/bench_vs_openspiel_ismcts.py --mode time --os-sims 91 --rollout heuristic --pairs 25 --first-deal 25
+    python bench/bench_vs_openspiel_ismcts.py --mode time --os-sims 91 --horizon on --pairs 25 --first-deal 25
 
 (``--first-deal`` splits a run over processes: each takes its own deals;
 ``--os-sims`` fixes OpenSpiel's simulations per move so that they agree, e.g.
-at what a first run calibrated; ``--rollout`` is our ismcts's rollout policy.)
+at what a first run calibrated; ``--rollout`` and ``--horizon`` are our
+ismcts's rollout policy and horizon, ``default`` the game's.)
 
 ``--mode time``: both get about ``--seconds`` per move (ours: ``time=``;
 OpenSpiel's: its simulations per move calibrated beforehand to that time,
@@ -55,6 +57,8 @@ def main() -> None:
     ap.add_argument("--out", default=None)
     ap.add_argument("--rollout", choices=["random", "heuristic"], default="random",
                     help="our ismcts's rollout policy (OpenSpiel's is uniform random)")
+    ap.add_argument("--horizon", choices=["default", "on", "off"], default="default",
+                    help="our ismcts's rollouts end at the round's end (on) or play the game out (off)")
     ap.add_argument("--os-sims", type=int, default=0,
                     help="--mode time: OpenSpiel's simulations per move as given (e.g. from an earlier "
                          "calibration, so that processes splitting a run agree) instead of calibrated")
@@ -83,6 +87,8 @@ def main() -> None:
     else:
         os_sims = a.iterations
         ours_kw = {"iterations": a.iterations}
+    if a.horizon != "default":
+        ours_kw["horizon"] = a.horizon == "on"
     print(f"mode={a.mode} OpenSpiel sims/move={os_sims} ours={ours_kw} rollout={a.rollout} pairs={a.pairs}",
           flush=True)
     out = open(a.out, "a") if a.out else None

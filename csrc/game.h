@@ -112,10 +112,17 @@ typedef struct {
     int (*action_prior)(const void *rules, const void *state, const int *legal, int n, double *out);
     /* greedy agent: an index into legal[0..n), or -SR_E_NOMEM */
     int (*greedy_index)(const void *rules, const void *state, const int *legal, int n, uint64_t *rng);
+    /* rollout horizon (NULL: none): a rollout may end as soon as phase()
+     * changes (e.g. a round ends) and is then valued by horizon_value, an
+     * estimate of the returns in their range from the public phase (the
+     * true returns once terminal) */
+    int (*phase)(const void *rules, const void *state);
+    void (*horizon_value)(const void *rules, const void *state, double *out);
     /* per-game search defaults (the one place they are stated) */
     double default_c;            /* UCT exploration constant */
     int default_shaped;          /* 1 = search on shaped_returns by default */
     int default_prior;           /* 1 = progressive widening under action_prior by default */
+    int default_horizon;         /* 1 = rollouts end at the horizon by default */
 } sr_policy;
 
 /* ---- registry -------------------------------------------------------------- */

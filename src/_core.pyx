@@ -60,7 +60,8 @@ def game_spec(str name):
     files = [d.data_files[i].decode() for i in range(d.num_data)]
     params = [(d.params[i].name.decode(), d.params[i].min, d.params[i].max, d.params[i].default)
               for i in range(d.num_params)]
-    pol = {"c": d.policy.default_c, "shaped": bool(d.policy.default_shaped), "prior": bool(d.policy.default_prior)}
+    pol = {"c": d.policy.default_c, "shaped": bool(d.policy.default_shaped), "prior": bool(d.policy.default_prior),
+           "horizon": bool(d.policy.default_horizon)}
     return files, params, pol
 
 
@@ -528,7 +529,7 @@ cdef class CoreState:
         return j.nodes
 
     def _search(self, int kind, uint64_t seed, int64_t iterations, double time_limit, double c, bint heuristic,
-                bint shaped, bint prior, int threads, int64_t max_nodes, StopFlag stop=None):
+                bint shaped, bint prior, bint horizon, int threads, int64_t max_nodes, StopFlag stop=None):
         """Search from this state (a copy) with the GIL released. Returns
         (best, [(action, visits, mean)], iterations, nodes, pool_full, stopped)."""
         cdef const sr_game *g = self._g()
@@ -537,7 +538,7 @@ cdef class CoreState:
         cdef search_job j
         j.g = g
         j.root = root.b
-        sr_make_evaluator(self.core_game.d.policy, heuristic, shaped, prior, &j.ev)
+        sr_make_evaluator(self.core_game.d.policy, heuristic, shaped, prior, horizon, &j.ev)
         j.p.kind = kind
         j.p.seed = seed
         j.p.iterations = iterations

@@ -59,6 +59,7 @@ cdef extern from "game.h" nogil:
         double default_c
         int default_shaped
         int default_prior
+        int default_horizon
 
     ctypedef struct sr_param_spec:
         const char *name
@@ -104,7 +105,8 @@ cdef extern from "search/search.h" nogil:
     ctypedef struct sr_evaluator:
         pass
 
-    void sr_make_evaluator(const sr_policy *policy, int heuristic_rollout, int shaped, int prior, sr_evaluator *out)
+    void sr_make_evaluator(const sr_policy *policy, int heuristic_rollout, int shaped, int prior, int horizon,
+                           sr_evaluator *out)
 
     ctypedef struct sr_params:
         int kind

@@ -61,3 +61,20 @@ def test_pinned_move(state_dict: dict[str, Any], agent: tuple[str, dict[str, Any
     assert [mean for _, _, mean in got] == pytest.approx([mean for _, _, mean in expected["analyse"]], abs=1e-9)
 
     assert state.to_dict() == before   # agents never mutate the state they are given
+
+
+def test_the_round_horizon_changes_capivarias_searches_only() -> None:
+    """Rows 7-9 are rows 2-4 with the game's default horizon: Capivárias
+    rolls out to the round's end (other results), Capulana has no horizon
+    (the same results, bit for bit)."""
+    pairs = [(2, 7), (3, 8), (4, 9)]
+    for old, new in pairs:
+        assert AGENTS[old][1] == {**AGENTS[new][1], "horizon": False} and AGENTS[old][0] == AGENTS[new][0]
+    differ = {"capivarias": 0, "capulana": 0}
+    for pos in DATA["positions"]:
+        rows = {row["agent"]: row for row in pos["results"]}
+        for old, new in pairs:
+            differ[pos["state"]["game"]] += rows[old]["analyse"] != rows[new]["analyse"]
+    assert differ["capulana"] == 0
+    n_capivarias = sum(pos["state"]["game"] == "capivarias" for pos in DATA["positions"])
+    assert n_capivarias >= 6 and differ["capivarias"] == len(pairs) * n_capivarias

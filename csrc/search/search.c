@@ -64,15 +64,42 @@ static inline double log_n(uint32_t n) { return n < LOG_TABLE ? log_table[n] : l
 
 static double now_seconds(void) { return tb_monotonic_seconds(); }
 
-void sr_make_evaluator(const sr_policy *policy, int heuristic_rollout, int shaped, int prior, sr_evaluator *out) {
+void sr_make_evaluator(const sr_policy *policy, int heuristic_rollout, int shaped, int prior, int horizon,
+                       sr_evaluator *out) {
     out->rollout = heuristic_rollout && policy ? policy->heuristic_action : NULL;
     out->value = shaped && policy ? policy->shaped_returns : NULL;
     out->prior = prior && policy ? policy->action_prior : NULL;
+    int h = horizon && policy && policy->phase && policy->horizon_value;
+    out->phase = h ? policy->phase : NULL;
+    out->horizon_value = h ? policy->horizon_value : NULL;
 }
 
-/* The rollout's value: the evaluator's, else the game's true returns. */
-static inline void value_of(const tree_t *t, const void *state, double *out) {
-    if (t->ev->value) t->ev->value(t->g->rules, state, out);
+/* Play out from state: to the end, or with a horizon until the phase changes.
+ * SR_OK, or SR_E_STUCK as sr_playout. Sets *cut when it stopped at the horizon. */
+static int rollout(tree_t *t, void *state, int *cut) {
+    const sr_game *g = t->g;
+    const sr_evaluator *ev = t->ev;
+    *cut = 0;
+    if (!ev->phase) return sr_playout(g, state, ev->rollout, &t->rng, NULL);
+    int buf[SR_MAX_LEGAL];
+    const int phase0 = ev->phase(g->rules, state);
+    for (int steps = 0;; ++steps) {
+        if (g->current_player(g->rules, state) == SR_TERMINAL) return SR_OK;
+        if (ev->phase(g->rules, state) != phase0) { *cut = 1; return SR_OK; }
+        if (steps >= g->info.max_game_length) return SR_E_STUCK;
+        int n = g->legal_actions(g->rules, state, buf);
+        if (n <= 0) return SR_E_STUCK;
+        int i = ev->rollout ? ev->rollout(g->rules, state, buf, n, &t->rng)
+                            : (int)rng_pick(&t->rng, (uint32_t)n);
+        g->apply(g->rules, state, buf[i]);
+    }
+}
+
+/* The rollout's value: at a horizon the evaluator's estimate, else the
+ * evaluator's value, else the game's true returns. */
+static inline void value_of(const tree_t *t, const void *state, int cut, double *out) {
+    if (cut) t->ev->horizon_value(t->g->rules, state, out);
+    else if (t->ev->value) t->ev->value(t->g->rules, state, out);
     else t->g->returns(t->g->rules, state, out);
 }
 
@@ -223,10 +250,11 @@ static void iterate_tree(tree_t *t, int ismcts) {
             node = t->edges[chosen].child;
         }
     }
-    int rc = sr_playout(g, state, ev->rollout, &t->rng, NULL);
+    int cut;
+    int rc = rollout(t, state, &cut);
     if (rc != SR_OK) { t->error = rc; return; }
     double ret[SR_MAX_PLAYERS];
-    value_of(t, state, ret);
+    value_of(t, state, cut, ret);
     for (int i = 0; i < depth; ++i) {          /* max^n: each node's player's return */
         edge_t *e = &t->edges[path_edge[i]];
         e->visits++;
@@ -242,9 +270,10 @@ static void iterate_flat(tree_t *t) {
     int i = (int)(t->iterations_done % t->n_root);
     g->determinize(g->rules, t->root, t->root_player, rng_draw(&t->rng), state);
     g->apply(g->rules, state, t->root_legal[i]);
-    int rc = sr_playout(g, state, t->ev->rollout, &t->rng, NULL);
+    int cut;
+    int rc = rollout(t, state, &cut);
     if (rc != SR_OK) { t->error = rc; return; }
-    value_of(t, state, ret);
+    value_of(t, state, cut, ret);
     t->flat_visits[i]++;
     t->flat_reward[i] += ret[t->root_player];
 }

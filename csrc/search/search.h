@@ -34,12 +34,16 @@ typedef struct {
     void (*value)(const void *rules, const void *state, double *out);
     /* move prior for progressive widening; NULL = none */
     int (*prior)(const void *rules, const void *state, const int *legal, int n, double *out);
+    /* rollout horizon: stop when phase() changes, value by horizon_value; NULL = play to the end */
+    int (*phase)(const void *rules, const void *state);
+    void (*horizon_value)(const void *rules, const void *state, double *out);
 } sr_evaluator;
 
 /* The evaluator an agent asks for: heuristic or uniform rollouts, the shaped
- * reward or the true returns, the prior on or off (each only where the
- * policy has one). */
-void sr_make_evaluator(const sr_policy *policy, int heuristic_rollout, int shaped, int prior, sr_evaluator *out);
+ * reward or the true returns, the prior on or off, rollouts to the end or to
+ * the policy's horizon (each only where the policy has one). */
+void sr_make_evaluator(const sr_policy *policy, int heuristic_rollout, int shaped, int prior, int horizon,
+                       sr_evaluator *out);
 
 typedef struct {
     int kind;                  /* sr_kind */

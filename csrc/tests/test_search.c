@@ -9,7 +9,10 @@
 #include "game.h"
 #include "rng.h"
 #include "search/search.h"
+#include "search/policies.h"
+#include "capivarias.h"
 #include "load_game.h"
+#include <math.h>
 
 #define CHECK(cond, ...) do { if (!(cond)) { fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); return 1; } } while (0)
 
@@ -32,7 +35,7 @@ static int test_game(const sr_game_def *def, const char *dir, int positions, int
             g.apply(g.rules, s.b, buf[rng_below(&rng, (uint32_t)m)]);
         }
         if (g.current_player(g.rules, s.b) == SR_TERMINAL) continue;
-        sr_make_evaluator(pol, i % 3 == 0, pol->default_shaped, pol->default_prior, &ev);
+        sr_make_evaluator(pol, i % 3 == 0, pol->default_shaped, pol->default_prior, i % 2, &ev);
         for (int kind = 0; kind < 3; ++kind) {
             for (int threads = 1; threads <= 2; ++threads) {
                 sr_params p = {kind, 1234 + (uint64_t)i, 300, 0.0, pol->default_c, i % 3 == 0, threads,
@@ -56,7 +59,7 @@ static int test_game(const sr_game_def *def, const char *dir, int positions, int
     }
     /* budgets smaller than the thread count end (a thread's share of 0 is none, not "no limit") */
     g.new_initial_state(&g, s.b, 5);
-    sr_make_evaluator(pol, 0, pol->default_shaped, pol->default_prior, &ev);
+    sr_make_evaluator(pol, 0, pol->default_shaped, pol->default_prior, pol->default_horizon, &ev);
     for (int kind = 0; kind < 3; ++kind) {
         sr_params p = {kind, 1, 1, 0.0, 1.0, 0, 4, 1 << 10, NULL};
         CHECK(sr_search(&g, &ev, s.b, &p, &a) == SR_OK && a.iterations == 1, "iterations < threads");
@@ -87,11 +90,75 @@ static int test_game(const sr_game_def *def, const char *dir, int positions, int
     return 0;
 }
 
+/* A policy's horizon: along random games its value lies in the returns'
+ * range and is the true returns once the game is over. */
+static int test_horizon(const sr_game_def *def, const char *dir) {
+    const sr_policy *pol = def->policy;
+    if (!pol->phase || !pol->horizon_value) return 0;
+    void *rules;
+    sr_game g;
+    CHECK(load_game(def, dir, NULL, &rules, &g) == 0, "cannot load %s", def->name);
+    uint64_t rng = 7;
+    int buf[SR_MAX_LEGAL];
+    sr_state_buf s;
+    double v[SR_MAX_PLAYERS], ret[SR_MAX_PLAYERS];
+    for (int game = 0; game < 200; ++game) {
+        g.new_initial_state(&g, s.b, rng_draw(&rng));
+        for (;;) {
+            pol->horizon_value(g.rules, s.b, v);
+            for (int p = 0; p < g.info.num_players; ++p)
+                CHECK(v[p] >= g.info.min_utility && v[p] <= g.info.max_utility, "%s: horizon value out of range",
+                      def->name);
+            if (g.current_player(g.rules, s.b) == SR_TERMINAL) break;
+            int m = g.legal_actions(g.rules, s.b, buf);
+            g.apply(g.rules, s.b, buf[rng_below(&rng, (uint32_t)m)]);
+        }
+        g.returns(g.rules, s.b, ret);
+        for (int p = 0; p < g.info.num_players; ++p)
+            CHECK(v[p] == ret[p], "%s: horizon value of a finished game is not its returns", def->name);
+    }
+    free(rules);
+    return 0;
+}
+
+/* Capivárias' round horizon, exactly (R29, R30), with later rounds won with
+ * probability a each and tied with CV_TIE_RATE. */
+static int test_capivarias_horizon(void) {
+    const double q = CV_TIE_RATE, a = (1.0 - CV_TIE_RATE) / 2.0;
+    const struct { int w0, w1, round; double v0; } cases[] = {
+        {1, 0, 2, a + q},            /* won or tied next round wins; lost: 1-1, even */
+        {0, 1, 2, -(a + q)},
+        {1, 1, 3, 0.0},              /* the next round decides, by symmetry even */
+        {2, 2, 4, 0.0},              /* sudden death (R29): even */
+        {1, 1, 2, 0.0},              /* round 1 tied */
+        {0, 0, 1, 0.0},
+    };
+    cv_state s;
+    memset(&s, 0, sizeof s);
+    s.to_move = 0;
+    s.winner = CV_NONE;
+    double v[2];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        s.wins[0] = (uint8_t)cases[i].w0; s.wins[1] = (uint8_t)cases[i].w1; s.round = (uint8_t)cases[i].round;
+        cv_policy.horizon_value(NULL, &s, v);
+        CHECK(fabs(v[0] - cases[i].v0) < 1e-12 && v[1] == -v[0], "capivarias horizon %d-%d round %d: %f, not %f",
+              cases[i].w0, cases[i].w1, cases[i].round, v[0], cases[i].v0);
+    }
+    s.to_move = CV_NONE; s.winner = 1;
+    cv_policy.horizon_value(NULL, &s, v);
+    CHECK(v[0] == -1.0 && v[1] == 1.0, "a finished game is its returns");
+    s.winner = CV_NONE;
+    cv_policy.horizon_value(NULL, &s, v);
+    CHECK(v[0] == 0.0 && v[1] == 0.0, "an R30 draw is 0");
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) { fprintf(stderr, "usage: %s DATA_DIR [positions]\n", argv[0]); return 2; }
     int positions = argc > 2 ? atoi(argv[2]) : 30, searches = 0;
     for (int i = 0; i < sr_game_count(); ++i)
-        if (test_game(sr_game_at(i), argv[1], positions, &searches)) return 1;
+        if (test_game(sr_game_at(i), argv[1], positions, &searches) || test_horizon(sr_game_at(i), argv[1])) return 1;
+    if (test_capivarias_horizon()) return 1;
     printf("%d searches over %d games: 1 passed, 0 failed\n", searches, sr_game_count());
     return 0;
 }

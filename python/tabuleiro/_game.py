@@ -178,10 +178,10 @@ class Game:
 
     @property
     def search_defaults(self) -> dict[str, Any]:
-        """The search policy's per-game defaults: ``c``, ``shaped`` reward, ``prior``.
+        """The search policy's per-game defaults: ``c``, ``shaped`` reward, ``prior``, rollout ``horizon``.
 
         >>> load_game("capulana").search_defaults
-        {'c': 0.7, 'shaped': True, 'prior': True}
+        {'c': 0.7, 'shaped': True, 'prior': True, 'horizon': False}
         """
         return dict(self._search_defaults)
 

@@ -41,6 +41,7 @@ c               float in [0, 1000] / None  UCT exploration; None = the game's de
 rollout         "random" / "heuristic"     rollout policy below the tree
 shaped          bool / None                the game's shaped reward instead of its true returns
 prior           bool / None                progressive widening under the game's move prior
+horizon         bool / None                rollouts end at the game's horizon (Capivárias: the round's end)
 threads         int in [1, 64]             root parallelism (GIL released); iterations are shared
 max_nodes       int in [16, 2**26]         tree node cap per thread (at most 64 bytes a node)
 level           int in [1, 10]             ``level`` only: the strength level (``LEVELS``)
@@ -304,6 +305,7 @@ class SearchAgent(Agent):
     max_nodes: int = 1 << 20
     shaped: Optional[bool] = None
     prior: Optional[bool] = None
+    horizon: Optional[bool] = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -327,6 +329,7 @@ class SearchAgent(Agent):
                              f"{MAX_TREE_BYTES >> 30} GiB (lower max_nodes or threads)")
         _opt_bool("shaped", self.shaped)
         _opt_bool("prior", self.prior)
+        _opt_bool("horizon", self.horizon)
 
     @property
     def name(self) -> str:
@@ -344,7 +347,7 @@ class SearchAgent(Agent):
         >>> from tabuleiro import capivarias
         >>> r = SearchAgent(iterations=50, seed=1).search(capivarias.new_game(seed=4))
         >>> r.move, r.iterations, r.stopped
-        (Move.parse('C3'), 50, False)
+        (Move.parse('T2'), 50, False)
         """
         st = _state(state)
         player, seed = _mover_seed(st, self.seed)
@@ -354,6 +357,7 @@ class SearchAgent(Agent):
             _KINDS[self.kind], seed, self.iterations, float(self.time or 0.0),
             float(self.c if self.c is not None else d["c"]), self.rollout == "heuristic",
             d["shaped"] if self.shaped is None else self.shaped, d["prior"] if self.prior is None else self.prior,
+            d["horizon"] if self.horizon is None else self.horizon,
             self.threads, self.max_nodes, stop,
         )
         mv = st.MOVE
@@ -366,7 +370,7 @@ class SearchAgent(Agent):
 
         >>> from tabuleiro import capivarias
         >>> SearchAgent(iterations=50, seed=1).choose(capivarias.new_game(seed=4))
-        Move.parse('C3')
+        Move.parse('T2')
         """
         return self.search(state, stop=stop).move
 
@@ -376,14 +380,19 @@ class SearchAgent(Agent):
         >>> from tabuleiro import capivarias
         >>> top = SearchAgent(iterations=50, seed=1).analyse(capivarias.new_game(seed=4))[0]
         >>> top.move, top.visits
-        (Move.parse('C3'), 20)
+        (Move.parse('T2'), 20)
         """
         return self.search(state, stop=stop).analysis
 
 
 def _ladder(*steps: Any) -> dict[int, tuple[str, dict[str, Any]]]:
-    """Levels 1.. from steps: "random", "greedy", or an ismcts iteration budget."""
-    return {n: (step, {}) if isinstance(step, str) else ("ismcts", {"iterations": step})
+    """Levels 1.. from steps: "random", "greedy", or an ismcts iteration budget.
+
+    The levels keep rollouts to the end of the game (``horizon=False``): the
+    calibration in docs/levels.md was made so, before Capivárias searched to
+    the round's end by default, and a level should stay what its table says.
+    """
+    return {n: (step, {}) if isinstance(step, str) else ("ismcts", {"iterations": step, "horizon": False})
             for n, step in enumerate(steps, 1)}
 
 
@@ -418,7 +427,7 @@ class LevelAgent(Agent):
     >>> from tabuleiro import capivarias
     >>> bot = make("level", level=6, seed=2)
     >>> bot.agent_for("capivarias")
-    SearchAgent(seed=2, kind='ismcts', iterations=100, time=None, c=None, rollout='random', threads=1, max_nodes=1048576, shaped=None, prior=None)
+    SearchAgent(seed=2, kind='ismcts', iterations=100, time=None, c=None, rollout='random', threads=1, max_nodes=1048576, shaped=None, prior=None, horizon=False)
     >>> s = capivarias.new_game(seed=4)
     >>> bot.choose(s) == bot.agent_for("capivarias").choose(s)
     True

@@ -48,7 +48,7 @@ MAX_LINE = 1 << 20
 ERROR_CODES = ("bad_json", "bad_request", "unknown_command", "no_game", "invalid_move", "illegal_move",
                "invalid_state", "game_over", "busy", "not_your_seat", "forbidden", "line_too_long", "internal")
 #: The agent parameters ``go`` passes to ``agents.make`` (each agent takes a subset).
-AGENT_PARAMS = ("iterations", "time", "c", "rollout", "threads", "seed", "max_nodes", "shaped", "prior")
+AGENT_PARAMS = ("iterations", "time", "c", "rollout", "threads", "seed", "max_nodes", "shaped", "prior", "horizon")
 #: Commands refused with ``busy`` while a ``go`` or ``perft`` runs (they change or search the state).
 BUSY_COMMANDS = frozenset({"new", "load", "play", "undo", "go", "perft"})
 #: perft counts the last levels in one C call each; above them it walks in Python, checking ``stop``.
