@@ -499,6 +499,7 @@ BAD_SEARCH_PARAMS = [
     (dict(iterations=1.0), TypeError), (dict(threads=0), ValueError), (dict(threads=65), ValueError),
     (dict(c=math.nan), ValueError), (dict(c=-1.0), ValueError), (dict(rollout="greedy"), ValueError),
     (dict(shaped=1), TypeError), (dict(iterations=0), ValueError), (dict(budget=3), TypeError),
+    (dict(horizon="yes"), TypeError), (dict(horizon=0), TypeError),
 ]
 
 

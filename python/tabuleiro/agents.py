@@ -53,10 +53,11 @@ All trees of one search together may take at most 8 GiB (``MAX_TREE_BYTES``):
 ``make`` refuses a ``max_nodes`` and ``threads`` that could exceed it, and a
 tree that cannot be allocated raises ``MemoryError``.
 
-The per-game defaults of ``c``, ``shaped`` and ``prior`` are the game's
-(``state.game.search_defaults``): Capivárias c=1.4 on its true ±1 returns;
-Capulana c=0.7 on a reward half win share, half score margin, with the
-weaving prior. A search can be stopped from another thread with
+The per-game defaults of ``c``, ``shaped``, ``prior`` and ``horizon`` are
+the game's (``state.game.search_defaults``): Capivárias c=1.4 on its true ±1
+returns, rollouts ending with the round (valued by the round tally, later
+rounds as coin flips: docs/engine-notes.md); Capulana c=0.7 on a reward half
+win share, half score margin, with the weaving prior, rollouts to the end. A search can be stopped from another thread with
 ``stop=StopFlag()`` passed to ``choose``/``analyse``; Ctrl-C raises
 ``KeyboardInterrupt`` within a fraction of a second.
 """

@@ -337,7 +337,7 @@ BAD_AGENT_PARAMS: list[tuple[str, dict[str, Any]]] = [
     ("ismcts", {"iterations": -1}), ("ismcts", {"iterations": "10"}), ("mcts", {"iterations": 0}),
     ("flatmc", {"time": 0.0, "iterations": 10}), ("ismcts", {"c": float("nan")}), ("mcts", {"c": -1.0}),
     ("ismcts", {"rollout": "smart"}), ("ismcts", {"threads": 0}), ("ismcts", {"max_nodes": 1}),
-    ("ismcts", {"shaped": 1}), ("mcts", {"prior": "yes"}), ("ismcts", {"bogus": 1}), ("random", {"seed": -1}),
+    ("ismcts", {"shaped": 1}), ("mcts", {"prior": "yes"}), ("ismcts", {"horizon": "on"}), ("ismcts", {"bogus": 1}), ("random", {"seed": -1}),
     ("greedy", {"seed": 2**64}), ("random", {"iterations": 10}), ("alphazero", {}), ("ismcts", {"seed": 1.5}),
 ]
 
