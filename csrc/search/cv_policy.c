@@ -92,5 +92,5 @@ const sr_policy cv_policy = {
     .default_c = 1.4,
     .default_shaped = 0,
     .default_prior = 0,
-    .default_horizon = 1,      /* ismcts 20,000 its against 91: 0.870 with it, 0.820 without, same 100 deals */
+    .default_horizon = 1,      /* ismcts with it against without: 0.531 of 1,200 games (docs/rl.md) */
 };
