@@ -87,8 +87,10 @@ def main() -> None:
     else:
         os_sims = a.iterations
         ours_kw = {"iterations": a.iterations}
-    if a.horizon != "default":
-        ours_kw["horizon"] = a.horizon == "on"
+    # the effective value goes into every record: rows without the key are from before the knob (full rollouts)
+    from tabuleiro import load_game
+    ours_kw["horizon"] = (load_game("capivarias").search_defaults["horizon"] if a.horizon == "default"
+                          else a.horizon == "on")
     print(f"mode={a.mode} OpenSpiel sims/move={os_sims} ours={ours_kw} rollout={a.rollout} pairs={a.pairs}",
           flush=True)
     out = open(a.out, "a") if a.out else None

@@ -228,3 +228,24 @@ def test_capulana_agent_never_reads_hidden_cards(name: str) -> None:
         assert agent.choose(s) == agent.choose(other)
         assert agent.analyse(s) == agent.analyse(other)
     assert differing >= 5
+
+
+def test_the_round_horizon_is_capivarias_default_only() -> None:
+    from tabuleiro import load_game
+    assert load_game("capivarias").search_defaults["horizon"] is True
+    assert load_game("capivarias", expansion=True).search_defaults["horizon"] is True
+    assert load_game("capulana").search_defaults["horizon"] is False
+    assert load_game("toy").search_defaults["horizon"] is False
+
+
+@pytest.mark.parametrize("name", ["flatmc", "mcts", "ismcts"])
+def test_the_horizon_changes_capivarias_searches_and_nothing_without_one(name: str) -> None:
+    """Capivárias: horizon=None is horizon=True, and False searches otherwise
+    (rollouts to the game's end); Capulana has no horizon, so the knob is inert."""
+    from tabuleiro import capulana
+    s = capivarias.new_game(seed=11)
+    runs = {h: make(name, iterations=400, seed=4, horizon=h).search(s) for h in (None, True, False)}
+    assert runs[None].analysis == runs[True].analysis != runs[False].analysis
+    c = capulana.new_game(seed=11, players=3)
+    on, off = (make(name, iterations=150, seed=4, horizon=h).search(c) for h in (True, False))
+    assert on.analysis == off.analysis

@@ -171,6 +171,22 @@ GAMES = [("capivarias", {}), ("capivarias", {"expansion": True}), ("capulana", {
 GAME_IDS = ["capivarias", "capivarias-expansion", "capulana-3p", "toy"]
 
 
+def test_go_passes_the_horizon_knob_through(spawn: Any) -> None:
+    """`go` with "horizon" searches as the agent with that knob: false is the
+    full-rollout search, true and the default the round horizon."""
+    s = spawn()
+    s.ok("new", game="capivarias", seed=SEED)
+    truth = tabuleiro.load_game("capivarias").new_initial_state(seed=SEED)
+    got = {}
+    for h in (False, True, None):
+        fields = {} if h is None else {"horizon": h}
+        r = s.ok("go", iterations=300, seed=2, **fields)
+        want = search(truth, iterations=300, seed=2, horizon=h)
+        assert [(a["id"], a["visits"]) for a in r["analysis"]] == [(a.move.action, a.visits) for a in want.analysis]
+        got[h] = r["analysis"]
+    assert got[None] == got[True] != got[False]
+
+
 @pytest.mark.parametrize("name, params", GAMES, ids=GAME_IDS)
 def test_whole_game_through_play_and_go(spawn: Any, name: str, params: dict[str, Any]) -> None:
     s = spawn()

@@ -80,7 +80,7 @@ static int rollout(tree_t *t, void *state, int *cut) {
     const sr_game *g = t->g;
     const sr_evaluator *ev = t->ev;
     *cut = 0;
-    if (!ev->phase) return sr_playout(g, state, ev->rollout, &t->rng, NULL);
+    if (!ev->phase || !ev->horizon_value) return sr_playout(g, state, ev->rollout, &t->rng, NULL);
     int buf[SR_MAX_LEGAL];
     const int phase0 = ev->phase(g->rules, state);
     for (int steps = 0;; ++steps) {

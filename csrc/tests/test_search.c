@@ -104,13 +104,15 @@ static int test_horizon(const sr_game_def *def, const char *dir) {
     double v[SR_MAX_PLAYERS], ret[SR_MAX_PLAYERS];
     for (int game = 0; game < 200; ++game) {
         g.new_initial_state(&g, s.b, rng_draw(&rng));
-        for (;;) {
+        for (int steps = 0;; ++steps) {
+            CHECK(steps <= g.info.max_game_length, "%s: a game longer than max_game_length", def->name);
             pol->horizon_value(g.rules, s.b, v);
             for (int p = 0; p < g.info.num_players; ++p)
                 CHECK(v[p] >= g.info.min_utility && v[p] <= g.info.max_utility, "%s: horizon value out of range",
                       def->name);
             if (g.current_player(g.rules, s.b) == SR_TERMINAL) break;
             int m = g.legal_actions(g.rules, s.b, buf);
+            CHECK(m > 0, "%s: nothing legal before the end", def->name);
             g.apply(g.rules, s.b, buf[rng_below(&rng, (uint32_t)m)]);
         }
         g.returns(g.rules, s.b, ret);
@@ -144,6 +146,8 @@ static int test_capivarias_horizon(void) {
         CHECK(fabs(v[0] - cases[i].v0) < 1e-12 && v[1] == -v[0], "capivarias horizon %d-%d round %d: %f, not %f",
               cases[i].w0, cases[i].w1, cases[i].round, v[0], cases[i].v0);
     }
+    /* a finished game is its returns, whatever the tally says (1-0 alone would be worth a + q) */
+    s.wins[0] = 1; s.wins[1] = 0; s.round = 9;
     s.to_move = CV_NONE; s.winner = 1;
     cv_policy.horizon_value(NULL, &s, v);
     CHECK(v[0] == -1.0 && v[1] == 1.0, "a finished game is its returns");

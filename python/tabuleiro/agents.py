@@ -41,7 +41,7 @@ c               float in [0, 1000] / None  UCT exploration; None = the game's de
 rollout         "random" / "heuristic"     rollout policy below the tree
 shaped          bool / None                the game's shaped reward instead of its true returns
 prior           bool / None                progressive widening under the game's move prior
-horizon         bool / None                rollouts end at the game's horizon (Capivárias: the round's end)
+horizon         bool / None                rollouts end at the game's horizon (Capivárias: the round's end; no effect where a game has none)
 threads         int in [1, 64]             root parallelism (GIL released); iterations are shared
 max_nodes       int in [16, 2**26]         tree node cap per thread (at most 64 bytes a node)
 level           int in [1, 10]             ``level`` only: the strength level (``LEVELS``)
