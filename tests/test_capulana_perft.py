@@ -30,14 +30,25 @@ def test_fixture_file_covers_2_and_4_players() -> None:
     assert len(FIXTURES) >= 8
 
 
+#: Above this many nodes the pure-Python reference takes seconds: its half of
+#: those fixtures runs with the slow tests (CI), the engine's always.
+REFERENCE_QUICK_NODES = 20_000
+
+
 @pytest.mark.parametrize("players, seed, depth, nodes, path", FIXTURES)
 def test_perft(players: int, seed: int, depth: int, nodes: int, path: tuple[int, ...]) -> None:
     s = capulana.new_game(players=players, seed=seed)
-    r = ref.State.new_game(players, seed)
     for a in path:
         s.apply(a)
-        r.apply(a)
     assert s.perft(depth) == nodes
+
+
+@pytest.mark.parametrize("players, seed, depth, nodes, path", [
+    pytest.param(*f, marks=pytest.mark.slow) if f[3] > REFERENCE_QUICK_NODES else f for f in FIXTURES])
+def test_reference_perft(players: int, seed: int, depth: int, nodes: int, path: tuple[int, ...]) -> None:
+    r = ref.State.new_game(players, seed)
+    for a in path:
+        r.apply(a)
     assert ref.perft(r, depth) == nodes
 
 

@@ -259,7 +259,7 @@ def saved(path: Path) -> dict[str, Any]:
     return data
 
 
-@pytest.mark.parametrize("game", ["capivarias", "capulana"])
+@pytest.mark.parametrize("game", ["capivarias", pytest.param("capulana", marks=pytest.mark.slow)])
 def test_play_a_whole_game_through_a_terminal(game: str, tmp_path: Path) -> None:
     t0 = time.monotonic()
     if game == "capivarias":
