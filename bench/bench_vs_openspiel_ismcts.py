@@ -46,7 +46,7 @@ def main() -> None:
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
-    from tabuleiro import agents, openspiel
+    from tabuleiro import agents, load_game, openspiel
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mode", choices=["time", "iterations"], default="time")
@@ -88,7 +88,6 @@ def main() -> None:
         os_sims = a.iterations
         ours_kw = {"iterations": a.iterations}
     # the effective value goes into every record: rows without the key are from before the knob (full rollouts)
-    from tabuleiro import load_game
     ours_kw["horizon"] = (load_game("capivarias").search_defaults["horizon"] if a.horizon == "default"
                           else a.horizon == "on")
     print(f"mode={a.mode} OpenSpiel sims/move={os_sims} ours={ours_kw} rollout={a.rollout} pairs={a.pairs}",

@@ -31,12 +31,12 @@ from tabuleiro import agents, arena, capivarias
 HERE = Path(__file__).resolve().parent / "results" / "horizon"
 
 
-def per_deal(path: Path, agent: int = 0) -> dict[int, float]:
-    """The first-listed agent's (or ``agent``'s) score per deal (win 1, tie 0.5), summed over its seats."""
+def per_deal(path: Path) -> dict[int, float]:
+    """The first-listed agent's score per deal (win 1, tie 0.5), summed over its seats."""
     out: dict[int, float] = collections.defaultdict(float)
     for line in path.read_text().splitlines():
         g = json.loads(line)
-        name = g["agents"][agent]
+        name = g["agents"][0]
         seat = g["seats"].index(name)
         out[g["deal"]] += (g["returns"][seat] + 1) / 2
     return out

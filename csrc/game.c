@@ -50,10 +50,14 @@ uint64_t sr_perft(const sr_game *g, const void *state, int depth, const volatile
     return perft_rec(g, state, depth, stop, rc);
 }
 
-int sr_playout(const sr_game *g, void *state, sr_pick_fn pick, uint64_t *rng, const volatile int *stop) {
+int sr_playout(const sr_game *g, void *state, sr_pick_fn pick, sr_phase_fn phase, uint64_t *rng,
+               const volatile int *stop, int *cut) {
     int buf[SR_MAX_LEGAL];
+    const int phase0 = phase ? phase(g->rules, state) : 0;
+    if (cut) *cut = 0;
     for (int steps = 0;; ++steps) {
         if (g->current_player(g->rules, state) == SR_TERMINAL) return SR_OK;
+        if (phase && phase(g->rules, state) != phase0) { *cut = 1; return SR_OK; }
         if (steps >= g->info.max_game_length) return SR_E_STUCK;
         if (stop && (steps & 63) == 63 && *stop) return SR_E_STOPPED;
         int n = g->legal_actions(g->rules, state, buf);

@@ -165,11 +165,14 @@ int sr_legal_mask(const sr_game *g, const void *state, uint8_t *mask);
  * *rc is SR_OK, or SR_E_STOPPED when *stop became nonzero (result partial). */
 uint64_t sr_perft(const sr_game *g, const void *state, int depth, const volatile int *stop, int *rc);
 
-/* Play from state to the end: the heuristic policy when given, else uniform.
- * SR_OK, SR_E_STUCK (no legal action before the end, or longer than
- * info.max_game_length), or SR_E_STOPPED. */
+/* Play from state to the end: the heuristic policy when given, else uniform;
+ * with a phase function, only until the phase changes (then *cut = 1, else
+ * 0; cut may be NULL without one). SR_OK, SR_E_STUCK (no legal action before
+ * the end, or longer than info.max_game_length), or SR_E_STOPPED. */
 typedef int (*sr_pick_fn)(const void *rules, const void *state, const int *legal, int n, uint64_t *rng);
-int sr_playout(const sr_game *g, void *state, sr_pick_fn pick, uint64_t *rng, const volatile int *stop);
+typedef int (*sr_phase_fn)(const void *rules, const void *state);
+int sr_playout(const sr_game *g, void *state, sr_pick_fn pick, sr_phase_fn phase, uint64_t *rng,
+               const volatile int *stop, int *cut);
 
 typedef struct {
     uint64_t games, actions, draws;       /* draws: every return equal */

@@ -74,25 +74,11 @@ void sr_make_evaluator(const sr_policy *policy, int heuristic_rollout, int shape
     out->horizon_value = h ? policy->horizon_value : NULL;
 }
 
-/* Play out from state: to the end, or with a horizon until the phase changes.
- * SR_OK, or SR_E_STUCK as sr_playout. Sets *cut when it stopped at the horizon. */
-static int rollout(tree_t *t, void *state, int *cut) {
-    const sr_game *g = t->g;
+/* Play out from state: to the end, or with a horizon until the phase changes
+ * (*cut set then). SR_OK, or SR_E_STUCK as sr_playout. */
+static inline int rollout(tree_t *t, void *state, int *cut) {
     const sr_evaluator *ev = t->ev;
-    *cut = 0;
-    if (!ev->phase || !ev->horizon_value) return sr_playout(g, state, ev->rollout, &t->rng, NULL);
-    int buf[SR_MAX_LEGAL];
-    const int phase0 = ev->phase(g->rules, state);
-    for (int steps = 0;; ++steps) {
-        if (g->current_player(g->rules, state) == SR_TERMINAL) return SR_OK;
-        if (ev->phase(g->rules, state) != phase0) { *cut = 1; return SR_OK; }
-        if (steps >= g->info.max_game_length) return SR_E_STUCK;
-        int n = g->legal_actions(g->rules, state, buf);
-        if (n <= 0) return SR_E_STUCK;
-        int i = ev->rollout ? ev->rollout(g->rules, state, buf, n, &t->rng)
-                            : (int)rng_pick(&t->rng, (uint32_t)n);
-        g->apply(g->rules, state, buf[i]);
-    }
+    return sr_playout(t->g, state, ev->rollout, ev->horizon_value ? ev->phase : NULL, &t->rng, NULL, cut);
 }
 
 /* The rollout's value: at a horizon the evaluator's estimate, else the

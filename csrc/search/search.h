@@ -35,7 +35,7 @@ typedef struct {
     /* move prior for progressive widening; NULL = none */
     int (*prior)(const void *rules, const void *state, const int *legal, int n, double *out);
     /* rollout horizon: stop when phase() changes, value by horizon_value; NULL = play to the end */
-    int (*phase)(const void *rules, const void *state);
+    sr_phase_fn phase;
     void (*horizon_value)(const void *rules, const void *state, double *out);
 } sr_evaluator;
 

@@ -362,7 +362,7 @@ static int check_determinize(const sr_game *g, const void *s, uint64_t *rng, int
         int buf[SR_MAX_LEGAL];
         CHECK((g->current_player(g->rules, d.b) == SR_TERMINAL) == (g->legal_actions(g->rules, d.b, buf) == 0),
               "%s: determinized for %d: no legal action before the end", what, p);
-        if (playout) CHECK(sr_playout(g, d.b, NULL, rng, NULL) == SR_OK, "%s: determinized for %d: playout stuck", what, p);
+        if (playout) CHECK(sr_playout(g, d.b, NULL, NULL, rng, NULL, NULL) == SR_OK, "%s: determinized for %d: playout stuck", what, p);
         ++n_determinized;
     }
     return 0;
@@ -403,7 +403,7 @@ static int mutate(const sr_game *g, const void *s, uint64_t *rng) {
     CHECK((g->current_player(g->rules, t.b) == SR_TERMINAL) == (g->legal_actions(g->rules, t.b, buf) == 0),
           "a loaded mutant has no legal action before the end");
     if (check_determinize(g, t.b, rng, 1, "mutant")) return 1;
-    CHECK(sr_playout(g, t.b, NULL, rng, NULL) == SR_OK, "a loaded mutant's playout is stuck");
+    CHECK(sr_playout(g, t.b, NULL, NULL, rng, NULL, NULL) == SR_OK, "a loaded mutant's playout is stuck");
     return 0;
 }
 

@@ -57,9 +57,10 @@ The per-game defaults of ``c``, ``shaped``, ``prior`` and ``horizon`` are
 the game's (``state.game.search_defaults``): Capivárias c=1.4 on its true ±1
 returns, rollouts ending with the round (valued by the round tally, later
 rounds as coin flips: docs/engine-notes.md); Capulana c=0.7 on a reward half
-win share, half score margin, with the weaving prior, rollouts to the end. A search can be stopped from another thread with
-``stop=StopFlag()`` passed to ``choose``/``analyse``; Ctrl-C raises
-``KeyboardInterrupt`` within a fraction of a second.
+win share, half score margin, with the weaving prior, rollouts to the end.
+A search can be stopped from another thread with ``stop=StopFlag()`` passed
+to ``choose``/``analyse``; Ctrl-C raises ``KeyboardInterrupt`` within a
+fraction of a second.
 """
 
 from __future__ import annotations

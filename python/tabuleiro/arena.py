@@ -270,9 +270,9 @@ def parse_agent(spec: Any) -> AgentEntry:
     * ``random``, ``greedy``, ``flatmc``, ``mcts``, ``ismcts``, each optionally
       followed by ``:key=value,...`` setting any knob of ``agents.make`` (for
       the searches: ``kind, iterations, time, c, rollout, shaped, prior,
-      horizon, threads, max_nodes, seed``). Values are read as the knob's type: integers
-      (``2000``, ``1e4``), numbers, ``true``/``false`` (also yes/no, on/off),
-      ``none`` for the game's default of an optional knob.
+      horizon, threads, max_nodes, seed``). Values are read as the knob's
+      type: integers (``2000``, ``1e4``), numbers, ``true``/``false`` (also
+      yes/no, on/off), ``none`` for the game's default of an optional knob.
     * ``level:N`` (or ``level:N,seed=S``): a strength level, ``agents.make("level", level=N)``.
     * ``package.module:attr[:key=value,...]``: a user object with
       ``choose(state)``, or a factory (a class or function) called as
