@@ -563,7 +563,12 @@ def test_live_progress_bar_in_a_terminal(tmp_path: Path, extra: list[str], statu
     pexpect = pytest.importorskip("pexpect")
     pytest.importorskip("rich")
     out = tmp_path / "p.jsonl"
-    args = ["-m", "tabuleiro", "arena", "capivarias", "--agents", "mcts:iterations=60", "random", "--deals", "150",
+    # A time budget a move, not an iteration count, so the run lasts ~2 s on
+    # any machine and the bar (4 frames a second) draws frames mid-run: with
+    # mcts:iterations=60 a fast CI machine finished all 300 games in 0.46 s,
+    # between the first frame (ETA not yet known) and the last.
+    args = ["-m", "tabuleiro", "arena", "capivarias", "--agents", "mcts:time=0.0003,iterations=1000000", "random",
+            "--deals", "150",
             "--seed", "4", "--jobs", "1", "--out", str(out), *extra]
     child = pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=120, dimensions=(24, 200),
                           env={"PATH": str(Path(sys.executable).parent), "TERM": "xterm", "COLUMNS": "200"})
