@@ -149,3 +149,40 @@ def test_observe_into_masks_only_the_player_to_move():
         with pytest.raises(ValueError):
             _core.observe_into(s, bad_player, untouched, bad_mask)
         assert (untouched == 7.0).all()
+
+
+def _contains_inputs():
+    from hypothesis import strategies as st
+    ints = st.integers(min_value=-(2 ** 70), max_value=2 ** 70) | st.integers(min_value=-3, max_value=3260)
+    dtypes = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, np.intp]
+    def np_int(pair):
+        v, dt = pair
+        info = np.iinfo(dt)
+        return dt(min(max(v, info.min), info.max))
+    return (ints | st.booleans() | st.none() | st.text(max_size=3)
+            | st.floats(allow_nan=True) | st.floats(min_value=0, max_value=3300).map(np.float64)
+            | st.tuples(st.integers(min_value=-300, max_value=3300), st.sampled_from(dtypes)).map(np_int)
+            | st.integers(min_value=-3, max_value=3260).map(np.array)
+            | st.integers(min_value=-3, max_value=3260).map(lambda v: np.array([v])))
+
+
+def test_action_space_contains_answers_as_gymnasiums_discrete():
+    """The action space's fast contains (a Python int or np.int64 in one
+    comparison) answers every input as gymnasium's Discrete(n) does."""
+    from gymnasium import spaces
+    from hypothesis import given, settings
+
+    for mod, kw in ENVS[:1] + ENVS[-1:]:
+        space = mod.raw_env(**kw).action_space("player_0")
+        ref = spaces.Discrete(int(space.n))
+        assert isinstance(space, spaces.Discrete) and space == ref
+
+        @settings(max_examples=400, deadline=None)
+        @given(_contains_inputs())
+        def agrees(x):
+            assert space.contains(x) is bool(ref.contains(x)), x
+            assert (x in space) is bool(x in ref), x
+
+        agrees()
+        for x in (0, space.n - 1, space.n, -1, np.int64(space.n), True, 2 ** 63, 2.0, np.int32(7)):
+            assert space.contains(x) is bool(ref.contains(x)), x
