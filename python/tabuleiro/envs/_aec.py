@@ -18,7 +18,7 @@ _empty = np.empty
 _F32, _I8 = np.dtype(np.float32), np.dtype(np.int8)
 
 
-class ActionIds(spaces.Discrete):  # type: ignore[misc]
+class ActionIds(spaces.Discrete):
     """gymnasium's ``Discrete(n)`` over the game's action ids, whose
     ``contains`` answers a Python ``int`` or a numpy ``int64`` (what a policy
     passes every step, and PettingZoo's AssertOutOfBoundsWrapper asks about
@@ -36,10 +36,9 @@ class ActionIds(spaces.Discrete):  # type: ignore[misc]
         self._stop = int(n)
 
     def contains(self, x: Any) -> bool:
-        t = type(x)
-        if t is int:
+        if type(x) is int:
             return 0 <= x < self._stop
-        if t is np.int64:
+        if type(x) is np.int64:
             return 0 <= int(x) < self._stop
         return bool(super().contains(x))
 
