@@ -39,8 +39,8 @@ def main() -> None:
     b = game.batch(a.n, seed=1, threads=a.threads)
     c = b._core
     rng = np.random.default_rng(0)
-    full = (b.obs, b.mask, b.rewards, b.done, b.player, b.length, b.legal, b.num_legal)
-    bare = (None, None, b.rewards, b.done, b.player, b.length, b.legal, b.num_legal)
+    full = b._owned          # obs, mask, rewards, done, player, length, legal, num_legal (writable)
+    bare = (None, None) + full[2:]
     rows = []
 
     def best(label, bufs, fn):

@@ -17,7 +17,8 @@ static void write_out(const sr_game *g, const void *st, int i, const sr_batch_ou
         if (mask) {
             if (fresh) memset(mask, 0, (size_t)g->info.num_distinct_actions);
             else
-                for (int k = 0; k < out->num_legal[i] && k < out->legal_cap; ++k) mask[row[k]] = 0;
+                for (int k = 0; k < out->num_legal[i] && k < out->legal_cap; ++k)
+                    if ((uint32_t)row[k] < (uint32_t)g->info.num_distinct_actions) mask[row[k]] = 0;   /* never out of bounds */
         }
         int buf[SR_MAX_LEGAL];
         int n = g->legal_actions(g->rules, st, buf);

@@ -5,10 +5,12 @@
 from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE, PyBUF_C_CONTIGUOUS, PyBUF_FORMAT
 from libc.stdint cimport int32_t, uintptr_t
 from array import array as _array
+import sys as _sys
+_LITTLE = _sys.byteorder == "little"
 
 
 cdef int _get_buf(object obj, Py_buffer *view, Py_ssize_t nbytes, str what, bint writable) except -1:
-    flags = PyBUF_C_CONTIGUOUS | (PyBUF_WRITABLE if writable else 0)
+    flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (PyBUF_WRITABLE if writable else 0)
     PyObject_GetBuffer(obj, view, flags)
     if view.len < nbytes:
         PyBuffer_Release(view)
@@ -16,13 +18,21 @@ cdef int _get_buf(object obj, Py_buffer *view, Py_ssize_t nbytes, str what, bint
     return 0
 
 
+cdef bint _is_float32(Py_buffer *view):
+    """The buffer's items are native float32 (format 'f', with or without a native byte-order prefix)."""
+    if view.itemsize != sizeof(float) or view.format == NULL:
+        return False
+    cdef bytes fmt = view.format
+    return fmt in (b"f", b"@f", b"=f", b"<f" if _LITTLE else b">f")
+
+
 cdef int _observe_into(CoreState st, int player, object out) except -1:
     cdef const sr_game *g = st._g()
     cdef Py_buffer view
     _get_buf(out, &view, sizeof(float) * g.info.observation_size, "observation", True)
     try:
-        if view.itemsize != sizeof(float):
-            raise ValueError("observation: a float32 buffer is needed")
+        if not _is_float32(&view):
+            raise ValueError(f"observation: a float32 buffer is needed, not one of format {view.format.decode()!r}")
         g.observation(g.rules, st.s.b, player, <float *> view.buf)
     finally:
         PyBuffer_Release(&view)
@@ -96,6 +106,7 @@ cdef class CoreBatch:
     cdef Py_buffer bufs[8]
     cdef int nbufs
     cdef readonly object buffers
+    cdef bint busy       # a step or reset runs (the GIL is released): another thread must not enter
 
     def __cinit__(self, CoreGame cg, int n, uint64_t seed, int threads=1):
         cdef int i
@@ -108,6 +119,7 @@ cdef class CoreBatch:
         self.n = n
         self.threads = threads
         self.nbufs = 0
+        self.busy = 0
         self.stride = (cg.g.info.state_size + SR_STATE_ALIGN - 1) // SR_STATE_ALIGN * SR_STATE_ALIGN
         self.raw = PyMem_Malloc(self.stride * n + SR_STATE_ALIGN)
         self.rng = <uint64_t *> PyMem_Malloc(sizeof(uint64_t) * n)
@@ -126,6 +138,13 @@ cdef class CoreBatch:
         self._release()
         PyMem_Free(self.raw)
         PyMem_Free(self.rng)
+
+    cdef int _enter(self) except -1:
+        # called with the GIL held, so test-and-set is atomic for Python threads
+        if self.busy:
+            raise RuntimeError("this batch is being stepped by another thread: one thread at a time")
+        self.busy = 1
+        return 0
 
     cdef void _release(self):
         cdef int k
@@ -149,6 +168,8 @@ cdef class CoreBatch:
         cdef int cap = min(g.info.num_distinct_actions, SR_MAX_LEGAL)
         if (legal is None) != (num_legal is None):
             raise ValueError("legal and num_legal are bound together")
+        if self.busy:
+            raise RuntimeError("this batch is being stepped by another thread: one thread at a time")
         self._release()
         specs = [(obs, 4 * n * g.info.observation_size, 4, "obs"), (mask, n * g.info.num_distinct_actions, 1, "mask"),
                  (rewards, 4 * n * g.info.num_players, 4, "rewards"), (done, n, 1, "done"),
@@ -189,16 +210,33 @@ cdef class CoreBatch:
                 z = (z ^ (z >> 30)) * <uint64_t> 0xBF58476D1CE4E5B9
                 z = (z ^ (z >> 27)) * <uint64_t> 0x94D049BB133111EB
                 self.rng[i] = z ^ (z >> 31)
-        with nogil:
-            sr_batch_reset(&self.cg.g, self.states, self.stride, self.rng, 0, self.n, &self.out)
+        self._enter()
+        try:
+            with nogil:
+                sr_batch_reset(&self.cg.g, self.states, self.stride, self.rng, 0, self.n, &self.out)
+        finally:
+            self.busy = 0
 
     def step(self, actions=None):
         """One action per game (an int32 buffer of n), or random legal actions
         chosen in C (None). IllegalMoveError names the first illegal one (no
         game is changed then)."""
+        cdef int bad = -1, rc
+        self._enter()
+        try:
+            rc = self._step(actions, &bad)
+        finally:
+            self.busy = 0
+        if rc == SR_E_ILLEGAL:
+            raise IllegalMoveError(f"game {bad}: action {actions[bad]} is not legal")
+        if rc == SR_E_STUCK:
+            raise EngineError(f"{self.cg.name}: a game met an unfinished position with no legal action")
+        return 0
+
+    cdef int _step(self, actions, int *bad) except? -2:
         cdef Py_buffer view
         cdef const int32_t *acts = NULL
-        cdef int bad = -1, rc
+        cdef int rc
         if actions is not None:
             PyObject_GetBuffer(actions, &view, PyBUF_C_CONTIGUOUS)
             if view.len < 4 * self.n or view.itemsize != 4:
@@ -208,20 +246,18 @@ cdef class CoreBatch:
         try:
             with nogil:
                 rc = sr_batch_step_threads(&self.cg.g, self.states, self.stride, self.rng, acts, self.n, &self.out,
-                                           &bad, self.threads)
+                                           bad, self.threads)
         finally:
             if actions is not None:
                 PyBuffer_Release(&view)
-        if rc == SR_E_ILLEGAL:
-            raise IllegalMoveError(f"game {bad}: action {actions[bad]} is not legal")
-        if rc == SR_E_STUCK:
-            raise EngineError(f"{self.cg.name}: a game met an unfinished position with no legal action")
-        return 0
+        return rc
 
     def state(self, int i):
         """A copy of game i as a State (an empty move stack)."""
         if not 0 <= i < self.n:
             raise IndexError(f"game {i} is not in [0, {self.n})")
+        if self.busy:
+            raise RuntimeError("this batch is being stepped by another thread: one thread at a time")
         cdef CoreState st = self.cg._blank()
         memcpy(st.s.b, self.states + <size_t> i * self.stride, self.cg.g.info.state_size)
         st._mark_root()

@@ -85,5 +85,13 @@ def test_bad_buffers() -> None:
         st.observation(0, out=array("f", bytes(4 * 10)))
     with pytest.raises(ValueError, match="float32"):
         st.observation(0, out=bytearray(4 * 84))
+    # items of the right size but not floats: once accepted, written as float bit patterns
+    import numpy as np
+    for dtype in (np.int32, np.uint32):
+        buf = np.zeros(84, dtype)
+        with pytest.raises(ValueError, match="float32 buffer is needed, not one of format"):
+            st.observation(0, out=buf)
+        assert not buf.any()
+    assert st.observation(0, out=np.zeros(84, np.dtype("<f4"))).any()
     with pytest.raises(ValueError, match="player"):
         st.observation(2)

@@ -14,6 +14,7 @@ np = pytest.importorskip("numpy", reason="tabuleiro.vector needs numpy (the test
 
 import tabuleiro  # noqa: E402
 from tabuleiro import IllegalMoveError  # noqa: E402
+from tabuleiro.vector import VectorEnv  # noqa: E402
 
 CASES = [("capivarias", {}), ("capivarias", {"expansion": True}), ("capulana", {"players": 2}),
          ("capulana", {"players": 5}), ("toy", {})]
@@ -119,6 +120,85 @@ def test_illegal_action_changes_nothing():
         b.step(acts[:3])
 
 
+def test_actions_are_taken_as_given_or_refused():
+    """Actions are never cast: a float, a value that would wrap in int32, a
+    uint64, NaN or an id out of range is refused at the entry (and no game
+    moves); any integer dtype of in-range legal ids plays those ids. (Before:
+    np.ascontiguousarray(..., int32) truncated a + 0.7 and wrapped
+    a + 2**32 onto the legal ids, and played them.)"""
+    game = tabuleiro.load_game("capivarias")
+    b = game.batch(4, seed=7)
+    acts = b.sample_actions(seed=1)
+    before = [b.state(i)._encode() for i in range(4)]
+    for bad in (acts + 0.7, acts.astype(np.float32), np.full(4, np.nan), acts.astype(bool), acts.astype(object),
+                [int(a) for a in acts[:3]] + [2 ** 70]):
+        with pytest.raises(TypeError, match="actions must be integers"):
+            b.step(bad)
+    wrapped = acts.astype(np.int64) + 2 ** 32
+    with pytest.raises(IllegalMoveError, match=f"game 0: action {2 ** 32 + int(acts[0])} is not legal"):
+        b.step(wrapped)
+    with pytest.raises(IllegalMoveError, match="game 3: action -1 is not legal"):
+        b.step(np.r_[acts[:3], -1].astype(np.int64))
+    with pytest.raises(IllegalMoveError, match="is not legal"):
+        b.step(acts.astype(np.uint64) + np.uint64(2 ** 63))
+    assert [b.state(i)._encode() for i in range(4)] == before
+    expected = [_apply(b.state(i), int(acts[i]))._encode() for i in range(4)]
+    b.step([int(a) for a in acts])          # a list of ints, as an int64 array
+    got = [b.state(i)._encode() for i in range(4)]
+    for i in range(4):
+        if not b.done[i]:
+            assert got[i] == expected[i]
+    acts = b.sample_actions(seed=2)
+    b.step(acts.astype(np.int16))
+    with pytest.raises(ValueError, match="seed"):
+        b.sample_actions(seed=None)
+
+
+def test_the_buffers_are_read_only_and_cannot_be_scribbled_on():
+    """The arrays a batch hands out are read-only and cannot be made
+    writable: C reads legal, mask, done and length back (before: writable,
+    and b.legal[:] = 10**8; b.step() crashed the process)."""
+    b = tabuleiro.load_game("capivarias").batch(3, seed=2)
+    for name in ("obs", "mask", "rewards", "done", "player", "length", "legal", "num_legal"):
+        a = getattr(b, name)
+        with pytest.raises(ValueError, match="read-only"):
+            a[...] = 1
+        with pytest.raises(ValueError):
+            a.flags.writeable = True
+    b.step()
+    assert (b.num_legal > 0).all()
+
+
+def test_one_thread_at_a_time():
+    """A second thread entering a batch while a step runs (the GIL is
+    released) gets RuntimeError instead of racing on the states."""
+    import threading
+
+    b = tabuleiro.load_game("capulana", players=5).batch(4096, seed=3, threads=1)
+    errors, stop = [], threading.Event()
+
+    def stepper():
+        while not stop.is_set():
+            try:
+                b.step()
+            except RuntimeError as e:
+                errors.append(str(e))
+    threads = [threading.Thread(target=stepper) for _ in range(2)]
+    for t in threads:
+        t.start()
+    import time
+    deadline = time.monotonic() + 20
+    while not errors and time.monotonic() < deadline:
+        time.sleep(0.01)
+    stop.set()
+    for t in threads:
+        t.join()
+    assert errors and "another thread" in errors[0]
+    b.reset()
+    for _ in range(50):
+        b.step()            # every game still steps cleanly (no state was corrupted)
+
+
 def test_independent_of_n_and_threads():
     game = tabuleiro.load_game("capivarias")
     runs = []
@@ -157,3 +237,25 @@ def test_vector_env():
     assert rew.shape == (4, 2) and term.shape == trunc.shape == (4,)
     if env.single_observation_space is not None:
         assert env.single_observation_space["observation"].contains(obs["observation"][0])
+
+
+def test_vector_env_returns_copies_unless_told_not_to():
+    """As Gymnasium's vector envs: what reset/step return stays as it was
+    after the next step (before: the batch's own buffers, overwritten in
+    place, so stored (s, s') pairs were the same array twice); copy=False
+    returns the batch's read-only buffers."""
+    game = tabuleiro.load_game("capivarias")
+    env = VectorEnv(game, 8, seed=5)
+    obs0, info0 = env.reset()
+    kept = {k: v.copy() for k, v in obs0.items()}, info0["player"].copy()
+    obs1, rew1, term1, trunc1, info1 = env.step(env.batch.sample_actions(seed=1))
+    assert all(np.array_equal(obs0[k], kept[0][k]) for k in kept[0]) and np.array_equal(info0["player"], kept[1])
+    assert not np.array_equal(obs0["observation"], obs1["observation"])
+    for a in (obs1["observation"], obs1["action_mask"], rew1, term1, info1["player"]):
+        a[...] = 0          # a copy is the caller's to change
+    env.step(env.batch.sample_actions(seed=2))
+    fast = VectorEnv(game, 8, seed=5, copy=False)
+    o, _ = fast.reset()
+    assert o["observation"].base is not None and not o["observation"].flags.writeable
+    o2, *_ = fast.step(fast.batch.sample_actions(seed=1))
+    assert np.shares_memory(o["observation"], o2["observation"])

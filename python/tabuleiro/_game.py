@@ -15,6 +15,8 @@ True
 
 from __future__ import annotations
 
+import operator
+
 import importlib
 import json
 from dataclasses import dataclass
@@ -53,10 +55,17 @@ class GameInfo:
 
 
 def check_seed(seed: Any, what: str = "seed") -> int:
-    """A seed is an integer in [0, 2**64) (not a bool, not a float)."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < U64:
-        raise ValueError(f"{what} must be an integer in [0, 2**64), not {seed!r}")
-    return seed
+    """A seed is an integer in [0, 2**64): an int or any integer type (numpy's
+    too, through ``__index__``), not a bool, not a float; returned as an int."""
+    if not isinstance(seed, bool):
+        try:
+            value = operator.index(seed)
+        except TypeError:
+            pass
+        else:
+            if 0 <= value < U64:
+                return value
+    raise ValueError(f"{what} must be an integer in [0, 2**64), not {seed!r}")
 
 
 class Game:

@@ -21,8 +21,14 @@ do not depend on n, on the other games or on ``threads``.
 Auto-reset is Gymnasium's "same-step" mode: when a step ends game i,
 ``done[i]`` is True, ``rewards[i]`` holds its true returns (one per player;
 zeros on every other step) and ``obs[i]``, ``mask[i]`` and ``player[i]``
-already describe the new game. The arrays returned are the batch's own
-buffers, overwritten by the next call: copy what you keep.
+already describe the new game. The arrays a Batch returns are read-only
+views of its own buffers, overwritten by the next call: copy what you keep
+(``VectorEnv`` returns copies unless made with ``copy=False``).
+
+>>> obs[0, 0] = 1.0
+Traceback (most recent call last):
+...
+ValueError: assignment destination is read-only
 
 numpy is needed here (``pip install tabuleiro[vector]``); the core package
 does not import it.
@@ -33,6 +39,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from . import _core
+from ._errors import IllegalMoveError
 from ._game import Game, check_seed
 
 __all__ = ["Batch", "VectorEnv"]
@@ -55,8 +62,12 @@ class Batch:
     player to move in each game), ``length`` int32 (n, actions played in the
     current game; a finished game's length on the step that ends it),
     ``legal`` int32 (n, legal_cap: each game's legal ids, ascending, in the
-    first ``num_legal[i]`` entries) and ``num_legal`` int32 (n). Treat them as
-    read only: C reads ``mask``, ``legal``, ``done`` and ``length`` back.
+    first ``num_legal[i]`` entries) and ``num_legal`` int32 (n). They are
+    read-only views (C reads ``mask``, ``legal``, ``done`` and ``length``
+    back, so they must stay as C wrote them) of buffers the batch owns.
+
+    One batch is stepped by one thread at a time: a call while another
+    thread's step or reset runs raises RuntimeError.
     """
 
     def __init__(self, game: Game, n: int, *, seed: int, threads: int = 1) -> None:
@@ -66,17 +77,18 @@ class Batch:
         self.game = game
         self.n = n
         info = game.info
-        self.obs = np.zeros((n, info.observation_size), np.float32)
-        self.mask = np.zeros((n, info.num_distinct_actions), np.uint8)
-        self.rewards = np.zeros((n, info.num_players), np.float32)
-        self.done = np.zeros(n, np.bool_)
-        self.player = np.zeros(n, np.int32)
-        self.length = np.zeros(n, np.int32)
+        self._na = info.num_distinct_actions
         self._core = _core.CoreBatch(game._core, n, check_seed(seed), threads)
-        self.legal = np.zeros((n, self._core.legal_cap), np.int32)
-        self.num_legal = np.zeros(n, np.int32)
-        self._core.bind(self.obs, self.mask, self.rewards, self.done, self.player, self.length, self.legal,
-                        self.num_legal)
+        shapes = [("obs", (n, info.observation_size), np.float32), ("mask", (n, info.num_distinct_actions), np.uint8),
+                  ("rewards", (n, info.num_players), np.float32), ("done", (n,), np.bool_),
+                  ("player", (n,), np.int32), ("length", (n,), np.int32),
+                  ("legal", (n, self._core.legal_cap), np.int32), ("num_legal", (n,), np.int32)]
+        owned = tuple(np.zeros(shape, dtype) for _, shape, dtype in shapes)
+        self._owned = owned   # the writable buffers C writes (bench/bench_vector.py rebinds them)
+        self._core.bind(*owned)
+        for (name, shape, dtype), buf in zip(shapes, owned):
+            # a view that cannot be made writable again (its base is a read-only memoryview)
+            setattr(self, name, np.frombuffer(memoryview(buf).toreadonly(), dtype).reshape(shape))
         self._core.reset()
 
     def reset(self, seed: Optional[int] = None) -> tuple[Any, Any, Any]:
@@ -86,23 +98,50 @@ class Batch:
         return self.obs, self.mask, self.player
 
     def step(self, actions: Any = None) -> tuple[Any, Any, Any, Any, Any]:
-        """One action per game (int32-convertible array of n legal ids), or
-        None for uniformly random legal actions chosen in C; (obs, mask,
-        rewards, done, player). IllegalMoveError names the first game whose
-        action is not legal (then no game has moved)."""
+        """One action per game (an array of n legal ids of an integer dtype,
+        or a sequence of ints), or None for uniformly random legal actions
+        chosen in C; (obs, mask, rewards, done, player). IllegalMoveError
+        names the first game whose action is not legal (then no game has
+        moved); TypeError a non-integer array (floats are not truncated).
+
+        >>> import tabuleiro
+        >>> b = tabuleiro.load_game("capivarias").batch(2, seed=7)
+        >>> b.step([0, 1])
+        Traceback (most recent call last):
+        ...
+        tabuleiro._errors.IllegalMoveError: game 0: action 0 is not legal
+        >>> b.step(b.sample_actions(seed=1) + 0.5)
+        Traceback (most recent call last):
+        ...
+        TypeError: actions must be integers, not an array of float64
+        """
         if actions is not None:
-            np = _np()
-            actions = np.ascontiguousarray(actions, dtype=np.int32)
-            if actions.shape != (self.n,):
-                raise ValueError(f"actions must have shape ({self.n},), not {actions.shape}")
+            actions = self._checked_actions(actions)
         self._core.step(actions)
         return self.obs, self.mask, self.rewards, self.done, self.player
 
-    def sample_actions(self, seed: Optional[int] = None) -> Any:
-        """A uniformly random legal action per game, drawn in numpy from the
-        legal lists (``seed``: an int or a numpy Generator)."""
+    def _checked_actions(self, actions: Any) -> Any:
+        """actions as a C-contiguous int32 array of n ids in [0, A), every
+        value as given (no wrapping, no truncation), or the error."""
         np = _np()
-        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        arr = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+        if arr.dtype.kind not in "iu":
+            raise TypeError(f"actions must be integers, not an array of {arr.dtype}")
+        if arr.shape != (self.n,):
+            raise ValueError(f"actions must have shape ({self.n},), not {arr.shape}")
+        if arr.dtype != np.int32:
+            bad = np.flatnonzero((arr < 0) | (arr >= self._na))
+            if len(bad):
+                i = int(bad[0])
+                raise IllegalMoveError(f"game {i}: action {int(arr[i])} is not legal")
+        return np.ascontiguousarray(arr, dtype=np.int32)
+
+    def sample_actions(self, seed: Any) -> Any:
+        """A uniformly random legal action per game (int32, n), drawn in numpy
+        from the legal lists; ``seed``: an integer seed or a numpy Generator
+        (one to draw from across calls)."""
+        np = _np()
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(check_seed(seed))
         k = (rng.random(self.n) * self.num_legal).astype(np.int64)
         return self.legal[np.arange(self.n), k]
 
@@ -128,14 +167,27 @@ class VectorEnv:
     0), and ``info["player"]`` the player to move. With gymnasium installed,
     ``single_observation_space`` and ``single_action_space`` are gymnasium
     spaces.
+
+    As Gymnasium's own vector environments, it returns copies by default,
+    which stay as they were after the next call (``copy=False``: the batch's
+    own read-only buffers, overwritten by the next call, for speed).
+
+    >>> import tabuleiro
+    >>> env = VectorEnv(tabuleiro.load_game("capivarias"), 2, seed=3)
+    >>> obs, info = env.reset()
+    >>> before = obs["observation"].copy()
+    >>> _ = env.step(env.batch.sample_actions(seed=0))
+    >>> bool((obs["observation"] == before).all())
+    True
     """
 
     metadata = {"autoreset_mode": "SameStep"}
 
-    def __init__(self, game: Game, num_envs: int, *, seed: int = 0, threads: int = 1) -> None:
+    def __init__(self, game: Game, num_envs: int, *, seed: int = 0, threads: int = 1, copy: bool = True) -> None:
         self.batch = Batch(game, num_envs, seed=seed, threads=threads)
         self.num_envs = num_envs
         self.game = game
+        self.copy = bool(copy)
         try:
             import gymnasium.spaces as sp
         except ImportError:
@@ -148,19 +200,22 @@ class VectorEnv:
             })
             self.single_action_space = sp.Discrete(game.num_distinct_actions)
 
+    def _out(self, a: Any) -> Any:
+        return a.copy() if self.copy else a
+
     def _obs(self) -> dict[str, Any]:
-        return {"observation": self.batch.obs, "action_mask": self.batch.mask.view("int8")}
+        return {"observation": self._out(self.batch.obs), "action_mask": self._out(self.batch.mask.view("int8"))}
 
     def reset(self, *, seed: Optional[int] = None, options: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
         self.batch.reset(seed)
-        return self._obs(), {"player": self.batch.player}
+        return self._obs(), {"player": self._out(self.batch.player)}
 
     def step(self, actions: Any) -> tuple[dict[str, Any], Any, Any, Any, dict[str, Any]]:
         b = self.batch
         b.step(actions)
         np = _np()
-        return self._obs(), b.rewards, b.done, np.zeros(self.num_envs, np.bool_), {"player": b.player,
-                                                                                   "length": b.length}
+        return (self._obs(), self._out(b.rewards), self._out(b.done), np.zeros(self.num_envs, np.bool_),
+                {"player": self._out(b.player), "length": self._out(b.length)})
 
     def close(self) -> None:
         pass
