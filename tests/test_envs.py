@@ -186,3 +186,40 @@ def test_action_space_contains_answers_as_gymnasiums_discrete():
         agrees()
         for x in (0, space.n - 1, space.n, -1, np.int64(space.n), True, 2 ** 63, 2.0, np.int32(7)):
             assert space.contains(x) is bool(ref.contains(x)), x
+
+
+def test_actions_and_seeds_are_taken_as_given_or_refused():
+    """raw_env.step takes integer ids only (before: a + 0.9 played a, and 2**40
+    raised OverflowError); reset(seed=) takes integers in [0, 2**64), numpy's
+    too (before: -5 dealt the game of 5, NaN a different game each time, and
+    np.int64 raised TypeError); observations are read-only (before: a change
+    to the cached arrays showed in the next observe)."""
+    from tabuleiro import IllegalMoveError
+
+    env = capivarias_v0.raw_env()
+    env.reset(seed=3)
+    before = env.state_obj.to_dict()
+    obs = env.observe(env.agent_selection)
+    a = int(obs["action_mask"].nonzero()[0][0])
+    for bad in (a + 0.9, float(a), np.float64(a), "1", None):
+        with pytest.raises(TypeError, match="integer id"):
+            env.step(bad)
+    for bad in (2 ** 40, -1, 3248):
+        with pytest.raises(IllegalMoveError, match=f"illegal action {bad}"):
+            env.step(bad)
+    assert env.state_obj.to_dict() == before
+    with pytest.raises(ValueError, match="read-only"):
+        obs["observation"][0] = 99.0
+    with pytest.raises(ValueError, match="read-only"):
+        obs["action_mask"][:] = 1
+    env.step(np.int64(a))
+    assert env.state_obj.to_dict() != before
+
+    def deal(seed):
+        e = capivarias_v0.raw_env()
+        e.reset(seed=seed)
+        return e.state_obj.to_dict()
+    assert deal(np.int64(5)) == deal(5) == deal(np.uint64(5))
+    for bad in (-5, 2 ** 64, float("nan"), 5.0, True):
+        with pytest.raises(ValueError, match="seed"):
+            deal(bad)

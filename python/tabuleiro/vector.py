@@ -70,6 +70,15 @@ class Batch:
     thread's step or reset runs raises RuntimeError.
     """
 
+    obs: Any
+    mask: Any
+    rewards: Any
+    done: Any
+    player: Any
+    length: Any
+    legal: Any
+    num_legal: Any
+
     def __init__(self, game: Game, n: int, *, seed: int, threads: int = 1) -> None:
         np = _np()
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:

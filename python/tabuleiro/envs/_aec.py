@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any, Optional
 
@@ -12,7 +13,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .. import _core
-from .._game import load_game
+from .._errors import IllegalMoveError
+from .._game import check_seed, load_game
 
 _empty = np.empty
 _F32, _I8 = np.dtype(np.float32), np.dtype(np.int8)
@@ -50,11 +52,14 @@ class TabuleiroAEC(AECEnv):  # type: ignore[misc]
     current player. ``observe(agent)`` is ``{"observation": float32
     (observation_size,), "action_mask": int8 (num_distinct_actions,)}``: the
     tensor of docs/observations.md (what that player sees, nothing else) and
-    the legal-action mask (all zeros for an agent not to move). Rewards are 0
-    until the game ends, then the game's true returns. ``reset(seed=)`` deals
-    the game from a seed drawn from ``seed``; later resets without a seed
-    continue that generator. ``render()`` (render_mode="ansi") returns the
-    full state as text (an observer's view, hidden cards included).
+    the legal-action mask (all zeros for an agent not to move), both
+    read-only. Rewards are 0 until the game ends, then the game's true
+    returns. ``reset(seed=)`` deals the game from a seed drawn from ``seed``
+    (an integer in [0, 2**64)); later resets without a seed continue that
+    generator. ``step(action)`` takes an integer action id (a float is
+    refused, not truncated). ``render()`` (render_mode="ansi") returns the
+    state as text as the player to move sees it (``str`` of the state: the
+    others' hands as counts, the hidden cards not shown).
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "tabuleiro", "is_parallelizable": False}
@@ -89,8 +94,11 @@ class TabuleiroAEC(AECEnv):  # type: ignore[misc]
 
     # --- AEC -------------------------------------------------------------------------------
     def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
-        if seed is not None or self._rng is None:
-            self._rng = random.Random(seed)
+        if seed is not None:
+            # check_seed: random.Random would take -5 as 5 and a float as a hash of it
+            self._rng = random.Random(check_seed(seed))
+        elif self._rng is None:
+            self._rng = random.Random()
         self._state = self.game.new_initial_state(seed=self._rng.getrandbits(63))
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -112,6 +120,9 @@ class TabuleiroAEC(AECEnv):  # type: ignore[misc]
         obs = _empty(self._size, _F32)
         mask = _empty(self._na, _I8)
         _core.observe_into(self._state, self._index[agent], obs, mask)
+        # read-only: the same arrays are handed out again for this position
+        # (and TerminateIllegalWrapper judges the move by this mask)
+        obs.flags.writeable = mask.flags.writeable = False
         out = {"observation": obs, "action_mask": mask}
         self._cache_agent, self._cache_moves, self._cache = agent, self._moves, out
         return out
@@ -128,9 +139,12 @@ class TabuleiroAEC(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        rc = self._state._apply_action(int(action))
-        if rc:
-            raise ValueError(f"illegal action {int(action)} for {agent}")
+        try:
+            a = operator.index(action)    # an int or numpy integer, never a truncated float
+        except TypeError:
+            raise TypeError(f"an action is an integer id, not {type(action).__name__} {action!r}") from None
+        if not 0 <= a < self._na or self._state._apply_action(a):
+            raise IllegalMoveError(f"illegal action {a} for {agent}")
         self._moves += 1
         self._cumulative_rewards[agent] = 0.0
         p = self._state.current_player
