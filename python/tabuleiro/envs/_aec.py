@@ -149,9 +149,9 @@ class TabuleiroAEC(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         p = self._state.current_player
         if p is None:
-            for a, r in zip(self.possible_agents, self._state.returns()):
-                self.rewards[a] = float(r)
-                self.terminations[a] = True
+            for name, r in zip(self.possible_agents, self._state.returns()):
+                self.rewards[name] = float(r)
+                self.terminations[name] = True
             self._accumulate_rewards()
             self.agent_selection = agent
             self._deads_step_first()
