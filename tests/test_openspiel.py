@@ -102,3 +102,63 @@ def test_openspiel_ismcts_plays_ours(name, params):
         ret = _play(game, {os_seat: bot}, ours, seed=100 + g)
         assert len(ret) == n
         assert game.min_utility() <= min(ret) and max(ret) <= game.max_utility()
+
+
+def test_observer_types_other_than_a_players_own_are_refused():
+    """make_observation with public information only (or every player's
+    private information) is refused; before, it gave the player's own
+    observation, so a 'public' string held that player's Capulana hand."""
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("tabuleiro_capulana", {"players": 3})
+    for private in (pyspiel.PrivateInfoType.NONE, pyspiel.PrivateInfoType.ALL_PLAYERS):
+        t = pyspiel.IIGObservationType(perfect_recall=False, public_info=True, private_info=private)
+        with pytest.raises(ValueError, match="only a player's own observation"):
+            make_observation(game, t)
+    own = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                     private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER)
+    st = game.new_initial_state()
+    st.apply_action(3)
+    obs = make_observation(game, own)
+    assert obs.string_from(st, 0) == st.observation_string(0)
+    recall = pyspiel.IIGObservationType(perfect_recall=True, public_info=True,
+                                        private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER)
+    assert make_observation(game, recall).string_from(st, 1) == st.information_state_string(1)
+
+
+def test_chance_node_takes_only_its_outcomes():
+    """Before: apply_action(-5) or (10**7) at the chance node dealt a game."""
+    game = pyspiel.load_game("tabuleiro_capivarias", {"deals": 2})
+    for bad in (-5, 2, 10 ** 7, 2 ** 40):
+        st = game.new_initial_state()
+        with pytest.raises(pyspiel.SpielError, match="chance outcome"):
+            st.apply_action(bad)
+        assert st.is_chance_node()
+    st.apply_action(1)
+    assert not st.is_chance_node()
+
+
+def test_resample_needs_a_sampler_and_hides_the_others_recall():
+    """resample_from_infostate draws from the sampler given (none: TypeError,
+    not the global unseeded random), so the same draws give the same world;
+    the other players' strings in the drawn state are their views in that
+    world, not copies of their true recall (hashes of what the resampling
+    player cannot see)."""
+    game = pyspiel.load_game("tabuleiro_capulana", {"players": 3})
+    rng = np.random.default_rng(4)
+    st = game.new_initial_state()
+    st.apply_action(5)
+    for _ in range(6):
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    p = st.current_player()
+    with pytest.raises(TypeError, match="probability_sampler"):
+        st.resample_from_infostate(p, None)
+    with pytest.raises(ValueError, match=r"\[0, 1\)"):
+        st.resample_from_infostate(p, lambda: 1.5)
+    a = st.resample_from_infostate(p, lambda: 0.25)
+    b = st.resample_from_infostate(p, lambda: 0.25)
+    assert str(a) == str(b) and a.information_state_string(p) == st.information_state_string(p)
+    for q in range(3):
+        if q != p:
+            assert a.information_state_string(q) != st.information_state_string(q)
+            assert a.information_state_string(q) == f"p{q}:" + format(a._st.infostate_key(q), "016x")

@@ -34,7 +34,6 @@ own agents (tabuleiro.agents) search in C.
 from __future__ import annotations
 
 import json
-import random
 from typing import Any, Optional
 
 try:
@@ -121,6 +120,8 @@ if pyspiel is not None:   # the classes subclass pyspiel's
 
         def _apply_action(self, action: int) -> None:
             if self._st is None:
+                if not 0 <= action < self._g.deals:   # an outcome of chance_outcomes(), nothing else
+                    raise pyspiel.SpielError(f"chance outcome {action} is not in [0, {self._g.deals})")
                 self._st = self._g.tb.new_initial_state(seed=_mix(self._g.seed, action))
                 self._observe_all(None)
                 return
@@ -146,23 +147,27 @@ if pyspiel is not None:   # the classes subclass pyspiel's
         def _infostate(self, player: int) -> str:
             return f"p{player}:" + " ".join(self._tokens[player])
 
-        def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> "TabuleiroState":
-            """A state drawn from our determinization for player_id, with the same
-            information-state string for that player."""
+        def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "TabuleiroState":
+            """A state drawn from our determinization for player_id (its seed
+            from one draw of ``probability_sampler``, a callable returning a
+            float in [0, 1), such as ``pyspiel.UniformProbabilitySampler``),
+            with the same information-state string for that player. The other
+            players' strings are their current views in the drawn world (their
+            recall of the true game would say what player_id cannot see), and
+            the drawn state has no OpenSpiel history (``history()`` is empty:
+            no deal outcome gives that world)."""
             if self._st is None:
                 return self.clone()  # type: ignore[no-any-return]
-            seed = None
-            if probability_sampler is not None:
-                try:
-                    seed = int(float(probability_sampler()) * (1 << 53))
-                except TypeError:
-                    seed = None
-            if seed is None:
-                seed = random.getrandbits(63)
+            if not callable(probability_sampler):
+                raise TypeError("resample_from_infostate needs a probability_sampler: a callable returning a float "
+                                "in [0, 1), e.g. pyspiel.UniformProbabilitySampler(0., 1.)")
+            u = float(probability_sampler())
+            if not 0.0 <= u < 1.0:
+                raise ValueError(f"the probability_sampler must return a float in [0, 1), not {u!r}")
             out = self._g.new_initial_state()
-            out._st = self._st.determinize(player_id, seed=seed)
-            out._tokens = [list(t) for t in self._tokens]
-            # OpenSpiel's history of the new state: the chance deal is unknown, keep the player's own view
+            out._st = self._st.determinize(player_id, seed=int(u * (1 << 53)))
+            out._tokens = [list(t) if q == player_id else [format(out._st.infostate_key(q), "016x")]
+                           for q, t in enumerate(self._tokens)]
             return out
 
         def __str__(self) -> str:
@@ -207,8 +212,18 @@ if pyspiel is not None:   # the classes subclass pyspiel's
             return TabuleiroState(self)
 
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-            perfect = bool(iig_obs_type.perfect_recall) if iig_obs_type is not None else False
-            return _Observer(self, perfect)
+            """The observer OpenSpiel asks for: a player's own observation
+            (public and that player's private information), with or without
+            perfect recall. Other types (public information only, every
+            player's private information) are refused: the tensor and strings
+            of docs/observations.md are one player's view."""
+            if iig_obs_type is None:
+                return _Observer(self, False)
+            if not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+                raise ValueError(f"{self.NAME}: only a player's own observation (public_info=True, "
+                                 f"private_info=SINGLE_PLAYER) is provided, not public_info="
+                                 f"{iig_obs_type.public_info}, private_info={iig_obs_type.private_info}")
+            return _Observer(self, bool(iig_obs_type.perfect_recall))
 
 
     def _game_type(short: str, long: str, utility: Any, min_p: int, max_p: int, params: dict[str, Any]) -> Any:
