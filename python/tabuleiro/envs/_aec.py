@@ -122,7 +122,8 @@ class TabuleiroAEC(AECEnv):  # type: ignore[misc]
         _core.observe_into(self._state, self._index[agent], obs, mask)
         # read-only: the same arrays are handed out again for this position
         # (and TerminateIllegalWrapper judges the move by this mask)
-        obs.flags.writeable = mask.flags.writeable = False
+        obs.setflags(write=False)          # (cheaper than setting .flags.writeable)
+        mask.setflags(write=False)
         out = {"observation": obs, "action_mask": mask}
         self._cache_agent, self._cache_moves, self._cache = agent, self._moves, out
         return out
