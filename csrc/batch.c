@@ -3,7 +3,8 @@
 #include "rng.h"
 #include <string.h>
 
-/* Write game i's outputs; fresh = the mask holds no previous legal ids to clear. */
+/* Write game i's outputs (and its own copies); fresh = the mask holds no
+ * previous legal ids to clear. */
 static void write_out(const sr_game *g, const void *st, int i, const sr_batch_out *out, int fresh) {
     int p = g->current_player(g->rules, st);
     if (out->player) out->player[i] = p;
@@ -12,24 +13,24 @@ static void write_out(const sr_game *g, const void *st, int i, const sr_batch_ou
         g->observation(g->rules, st, p < 0 ? 0 : p, out->obs + (size_t)i * (size_t)g->info.observation_size);
     }
     uint8_t *mask = out->mask ? out->mask + (size_t)i * (size_t)g->info.num_distinct_actions : NULL;
-    if (out->legal && out->num_legal) {
-        int32_t *row = out->legal + (size_t)i * (size_t)out->legal_cap;
-        if (mask) {
-            if (fresh) memset(mask, 0, (size_t)g->info.num_distinct_actions);
-            else
-                for (int k = 0; k < out->num_legal[i] && k < out->legal_cap; ++k)
-                    if ((uint32_t)row[k] < (uint32_t)g->info.num_distinct_actions) mask[row[k]] = 0;   /* never out of bounds */
-        }
-        int buf[SR_MAX_LEGAL];
-        int n = g->legal_actions(g->rules, st, buf);
-        for (int k = 0; k < n && k < out->legal_cap; ++k) {
-            row[k] = buf[k];
-            if (mask) mask[buf[k]] = 1;
-        }
-        out->num_legal[i] = n;
-    } else if (mask) {
-        sr_legal_mask(g, st, mask);
+    int32_t *own = out->own.legal + (size_t)i * (size_t)out->legal_cap;
+    int32_t *row = out->legal ? out->legal + (size_t)i * (size_t)out->legal_cap : NULL;
+    if (mask) {
+        if (fresh) memset(mask, 0, (size_t)g->info.num_distinct_actions);
+        else
+            for (int k = 0; k < out->own.num_legal[i]; ++k) mask[own[k]] = 0;   /* ids C wrote: in range */
     }
+    int buf[SR_MAX_LEGAL];
+    int n = g->legal_actions(g->rules, st, buf);
+    if (n > out->legal_cap) n = out->legal_cap;
+    if (n < 0) n = 0;
+    for (int k = 0; k < n; ++k) {
+        own[k] = buf[k];
+        if (row) row[k] = buf[k];
+        if (mask) mask[buf[k]] = 1;
+    }
+    out->own.num_legal[i] = n;
+    if (out->num_legal) out->num_legal[i] = n;
 }
 
 static void restart(const sr_game *g, void *st, uint64_t *rng) {
@@ -43,6 +44,8 @@ void sr_batch_reset(const sr_game *g, void *states, size_t stride, uint64_t *rng
         void *st = (uint8_t *)states + (size_t)i * stride;
         restart(g, st, &rng[i]);
         if (out->rewards) memset(out->rewards + (size_t)i * np, 0, sizeof(float) * (size_t)np);
+        out->own.done[i] = 0;
+        out->own.length[i] = 0;
         if (out->done) out->done[i] = 0;
         if (out->length) out->length[i] = 0;
         write_out(g, st, i, out, 1);
@@ -69,9 +72,9 @@ static int step_range(const sr_game *g, void *states, size_t stride, uint64_t *r
         int a;
         if (actions) {
             a = actions[i];
-        } else if (out->legal && out->num_legal && out->num_legal[i] > 0 && out->num_legal[i] <= out->legal_cap) {
-            /* the legal ids written by the last step (or reset) */
-            a = out->legal[(size_t)i * (size_t)out->legal_cap + rng_pick(&rng[i], (uint32_t)out->num_legal[i])];
+        } else if (out->own.num_legal[i] > 0) {
+            /* the legal ids the last step (or reset) found, from the batch's own copy */
+            a = out->own.legal[(size_t)i * (size_t)out->legal_cap + rng_pick(&rng[i], (uint32_t)out->own.num_legal[i])];
         } else {
             int n = g->legal_actions(g->rules, st, buf);
             if (n <= 0) {   /* a finished or stuck game: restart it */
@@ -82,21 +85,22 @@ static int step_range(const sr_game *g, void *states, size_t stride, uint64_t *r
             }
         }
         if (a >= 0) g->apply(g->rules, st, a);
-        int32_t len = !out->length ? 0 : (out->done && out->done[i]) ? 1 : out->length[i] + 1;
+        int32_t len = out->own.done[i] ? 1 : out->own.length[i] + 1;
         float *rw = out->rewards ? out->rewards + (size_t)i * np : NULL;
         if (a < 0 || g->current_player(g->rules, st) == SR_TERMINAL) {
             g->returns(g->rules, st, ret);
             if (rw)
                 for (int q = 0; q < np; ++q) rw[q] = (float)ret[q];
-            if (out->done) out->done[i] = 1;
+            out->own.done[i] = 1;
             restart(g, st, &rng[i]);
-            if (out->length) out->length[i] = len;   /* the finished game's length */
         } else {
             if (rw)
                 for (int q = 0; q < np; ++q) rw[q] = 0.0f;
-            if (out->done) out->done[i] = 0;
-            if (out->length) out->length[i] = len;
+            out->own.done[i] = 0;
         }
+        out->own.length[i] = len;   /* a finished game's length on the step that ends it */
+        if (out->done) out->done[i] = out->own.done[i];
+        if (out->length) out->length[i] = len;
         write_out(g, st, i, out, 0);
     }
     return rc;

@@ -6,7 +6,8 @@
  * draws the seed of every new game it starts and the random legal actions
  * chosen in C, so a game's course depends on its rng word and the actions
  * given, never on n, on the other games or on threads. Nothing is allocated
- * here: every output goes to caller buffers (any of them may be NULL).
+ * here: every output goes to caller buffers (any of them may be NULL), and
+ * what a step reads back comes only from the batch's own (sr_batch_own).
  *
  * A step applies one action to each game; a game that ends is reported
  * (done[i] = 1, rewards = its true returns) and restarted at once from a
@@ -17,18 +18,30 @@
 #define TABULEIRO_BATCH_H
 #include "game.h"
 
+/* What a step reads back, kept where no caller can write (the batch's own
+ * memory, n games, legal rows of legal_cap): the legal ids of each game's
+ * player to move, their count, the current game's length and whether it
+ * ended in the last step. Required: a caller that scribbles on its copies
+ * of these (sr_batch_out) changes only what it reads. */
+typedef struct {
+    int32_t *legal;      /* n * legal_cap */
+    int32_t *num_legal;  /* n */
+    int32_t *length;     /* n */
+    uint8_t *done;       /* n */
+} sr_batch_own;
+
 typedef struct {
     float *obs;          /* n * info.observation_size: each game's current player's observation */
     uint8_t *mask;       /* n * info.num_distinct_actions: that player's legal actions */
     float *rewards;      /* n * info.num_players: the returns of a game that ended in this step, else 0 */
     uint8_t *done;       /* n: 1 if the game ended in this step (and was restarted) */
     int32_t *player;     /* n: the player to move now */
-    int32_t *length;     /* n: actions played in the current game (the finished one's length when done);
-                            read back on the next step (with done) to count on */
+    int32_t *length;     /* n: actions played in the current game (the finished one's length when done) */
     int32_t *legal;      /* n * legal_cap: the legal ids of the player to move, ascending */
-    int32_t *num_legal;  /* n: how many (with legal bound, the mask is updated by clearing the
-                            previous legal ids only: the mask must not be changed by the caller) */
+    int32_t *num_legal;  /* n: how many */
     int legal_cap;       /* row length of legal: min(num_distinct_actions, SR_MAX_LEGAL) */
+    sr_batch_own own;    /* required; the mask is updated by clearing the previous legal ids (own.legal)
+                            only, so a mask the caller changed stays changed there until a reset */
 } sr_batch_out;
 
 /* Start games first..first+count-1 from seeds drawn from their rng and write

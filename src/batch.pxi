@@ -102,6 +102,7 @@ cdef class CoreBatch:
     cdef void *raw
     cdef uint8_t *states
     cdef uint64_t *rng
+    cdef void *own_mem     # sr_batch_own's arrays: what a step reads back, out of the caller's reach
     cdef sr_batch_out out
     cdef Py_buffer bufs[8]
     cdef int nbufs
@@ -123,8 +124,11 @@ cdef class CoreBatch:
         self.stride = (cg.g.info.state_size + SR_STATE_ALIGN - 1) // SR_STATE_ALIGN * SR_STATE_ALIGN
         self.raw = PyMem_Malloc(self.stride * n + SR_STATE_ALIGN)
         self.rng = <uint64_t *> PyMem_Malloc(sizeof(uint64_t) * n)
-        if self.raw == NULL or self.rng == NULL:
+        cdef size_t cap = <size_t> min(cg.g.info.num_distinct_actions, SR_MAX_LEGAL)
+        self.own_mem = PyMem_Malloc(<size_t> n * (sizeof(int32_t) * (cap + 2) + 1))
+        if self.raw == NULL or self.rng == NULL or self.own_mem == NULL:
             raise MemoryError()
+        memset(self.own_mem, 0, <size_t> n * (sizeof(int32_t) * (cap + 2) + 1))
         self.states = <uint8_t *> ((<uintptr_t> self.raw + SR_STATE_ALIGN - 1) // SR_STATE_ALIGN * SR_STATE_ALIGN)
         memset(self.raw, 0, self.stride * n + SR_STATE_ALIGN)
         for i in range(n):   # splitmix64 of (seed, i): independent streams per game
@@ -132,12 +136,13 @@ cdef class CoreBatch:
             z = (z ^ (z >> 30)) * <uint64_t> 0xBF58476D1CE4E5B9
             z = (z ^ (z >> 27)) * <uint64_t> 0x94D049BB133111EB
             self.rng[i] = z ^ (z >> 31)
-        memset(&self.out, 0, sizeof(sr_batch_out))
+        self._release()
 
     def __dealloc__(self):
         self._release()
         PyMem_Free(self.raw)
         PyMem_Free(self.rng)
+        PyMem_Free(self.own_mem)
 
     cdef int _enter(self) except -1:
         # called with the GIL held, so test-and-set is atomic for Python threads
@@ -152,6 +157,16 @@ cdef class CoreBatch:
             PyBuffer_Release(&self.bufs[k])
         self.nbufs = 0
         memset(&self.out, 0, sizeof(sr_batch_out))
+        cdef size_t n, cap
+        cdef int32_t *words = <int32_t *> self.own_mem
+        if words != NULL:   # (NULL only while __cinit__ has not got that far)
+            n = <size_t> self.n
+            cap = <size_t> min(self.cg.g.info.num_distinct_actions, SR_MAX_LEGAL)
+            self.out.legal_cap = <int> cap
+            self.out.own.legal = words
+            self.out.own.num_legal = words + n * cap
+            self.out.own.length = words + n * (cap + 1)
+            self.out.own.done = <uint8_t *> (words + n * (cap + 2))
 
     @property
     def legal_cap(self):
@@ -203,6 +218,15 @@ cdef class CoreBatch:
         """Restart every game (from new per-game generators when seed is given)."""
         cdef uint64_t s, z
         cdef int i
+        self._enter()   # before the generators change: a refused call changes nothing
+        try:
+            self._reset(seed)
+        finally:
+            self.busy = 0
+
+    cdef int _reset(self, seed) except -1:
+        cdef uint64_t s, z
+        cdef int i
         if seed is not None:
             s = seed
             for i in range(self.n):
@@ -210,12 +234,9 @@ cdef class CoreBatch:
                 z = (z ^ (z >> 30)) * <uint64_t> 0xBF58476D1CE4E5B9
                 z = (z ^ (z >> 27)) * <uint64_t> 0x94D049BB133111EB
                 self.rng[i] = z ^ (z >> 31)
-        self._enter()
-        try:
-            with nogil:
-                sr_batch_reset(&self.cg.g, self.states, self.stride, self.rng, 0, self.n, &self.out)
-        finally:
-            self.busy = 0
+        with nogil:
+            sr_batch_reset(&self.cg.g, self.states, self.stride, self.rng, 0, self.n, &self.out)
+        return 0
 
     def step(self, actions=None):
         """One action per game (an int32 buffer of n), or random legal actions

@@ -142,6 +142,12 @@ cdef extern from "game.h" nogil:
 
 
 cdef extern from "batch.h" nogil:
+    ctypedef struct sr_batch_own:
+        int32_t *legal
+        int32_t *num_legal
+        int32_t *length
+        uint8_t *done
+
     ctypedef struct sr_batch_out:
         float *obs
         uint8_t *mask
@@ -152,6 +158,7 @@ cdef extern from "batch.h" nogil:
         int32_t *legal
         int32_t *num_legal
         int legal_cap
+        sr_batch_own own
 
     void sr_batch_reset(const sr_game *g, void *states, size_t stride, uint64_t *rng, int first, int count,
                         const sr_batch_out *out)

@@ -169,6 +169,40 @@ def test_the_buffers_are_read_only_and_cannot_be_scribbled_on():
     assert (b.num_legal > 0).all()
 
 
+def _writable_behind(view):
+    base = view
+    while not isinstance(base, memoryview):
+        base = base.base
+    out = base.obj
+    assert out.flags.writeable and np.shares_memory(out, view)
+    return out
+
+
+@pytest.mark.parametrize("name,params", [("capivarias", {}), ("capulana", {"players": 4})])
+def test_writing_through_to_the_buffers_changes_nothing_c_reads(name, params):
+    """Whoever reaches a writable buffer behind the views (here through
+    .base) and scribbles on legal, num_legal, length and done changes only
+    what they read: C steps from its own copies, so the games go as in an
+    untouched batch (before: out-of-range ids crashed the process, legal
+    ones of another game corrupted the heap)."""
+    game = tabuleiro.load_game(name, **params)
+    ref, b = game.batch(64, seed=7), game.batch(64, seed=7)
+    rng = np.random.default_rng(0)
+    for step in range(150):
+        w = {k: _writable_behind(getattr(b, k)) for k in ("legal", "num_legal", "length", "done")}
+        w["legal"][...] = rng.integers(-2 ** 31, 2 ** 31, w["legal"].shape, dtype=np.int64).astype(np.int32) \
+            if step % 2 else rng.integers(0, game.num_distinct_actions, w["legal"].shape).astype(np.int32)
+        w["num_legal"][...] = rng.integers(-5, 2000, w["num_legal"].shape).astype(np.int32)
+        w["length"][...] = np.iinfo(np.int32).max
+        w["done"][...] = step % 3 == 0
+        ref.step()
+        b.step()
+        for k in ("obs", "rewards", "done", "player", "length", "num_legal"):
+            assert np.array_equal(getattr(b, k), getattr(ref, k)), (step, k)
+        for i in range(64):    # a row's ids past num_legal[i] are not rewritten (nothing reads them)
+            assert np.array_equal(b.legal[i, :b.num_legal[i]], ref.legal[i, :ref.num_legal[i]]), (step, i)
+
+
 def test_one_thread_at_a_time():
     """A second thread entering a batch while a step runs (the GIL is
     released) gets RuntimeError instead of racing on the states."""

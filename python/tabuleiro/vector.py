@@ -63,8 +63,11 @@ class Batch:
     current game; a finished game's length on the step that ends it),
     ``legal`` int32 (n, legal_cap: each game's legal ids, ascending, in the
     first ``num_legal[i]`` entries) and ``num_legal`` int32 (n). They are
-    read-only views (C reads ``mask``, ``legal``, ``done`` and ``length``
-    back, so they must stay as C wrote them) of buffers the batch owns.
+    read-only views of buffers the batch owns, overwritten by each step. C
+    reads back only its own copies of what it needs (the legal ids, the
+    lengths, the done flags), so even a write through to the buffers behind
+    the views changes only what the writer reads (a changed ``mask`` stays
+    changed where C does not rewrite it, until ``reset``).
 
     One batch is stepped by one thread at a time: a call while another
     thread's step or reset runs raises RuntimeError.
