@@ -141,6 +141,12 @@ def test_actions_are_taken_as_given_or_refused():
         b.step(np.r_[acts[:3], -1].astype(np.int64))
     with pytest.raises(IllegalMoveError, match="is not legal"):
         b.step(acts.astype(np.uint64) + np.uint64(2 ** 63))
+    illegal_first = np.r_[acts[:3], 99999].astype(np.int64)
+    illegal_first[0] = 0 if b.mask[0, 0] == 0 else 1
+    assert b.mask[0, illegal_first[0]] == 0
+    for dtype in (np.int32, np.int64):      # the first game whose action is not legal, whatever the dtype
+        with pytest.raises(IllegalMoveError, match="game 0: "):
+            b.step(illegal_first.astype(dtype))
     assert [b.state(i)._encode() for i in range(4)] == before
     expected = [_apply(b.state(i), int(acts[i]))._encode() for i in range(4)]
     b.step([int(a) for a in acts])          # a list of ints, as an int64 array

@@ -142,9 +142,13 @@ class Batch:
         if arr.shape != (self.n,):
             raise ValueError(f"actions must have shape ({self.n},), not {arr.shape}")
         if arr.dtype != np.int32:
-            bad = np.flatnonzero((arr < 0) | (arr >= self._na))
-            if len(bad):
-                i = int(bad[0])
+            out_of_range = (arr < 0) | (arr >= self._na)
+            if out_of_range.any():
+                # the first game whose action is not legal, as C would name it: in range, the mask says
+                ok = ~out_of_range
+                idx = np.flatnonzero(ok)
+                ok[idx] = self.mask[idx, arr[idx]] != 0
+                i = int(np.flatnonzero(~ok)[0])
                 raise IllegalMoveError(f"game {i}: action {int(arr[i])} is not legal")
         return np.ascontiguousarray(arr, dtype=np.int32)
 
