@@ -124,11 +124,12 @@ cdef class CoreBatch:
         self.stride = (cg.g.info.state_size + SR_STATE_ALIGN - 1) // SR_STATE_ALIGN * SR_STATE_ALIGN
         self.raw = PyMem_Malloc(self.stride * n + SR_STATE_ALIGN)
         self.rng = <uint64_t *> PyMem_Malloc(sizeof(uint64_t) * n)
-        cdef size_t cap = <size_t> min(cg.g.info.num_distinct_actions, SR_MAX_LEGAL)
-        self.own_mem = PyMem_Malloc(<size_t> n * (sizeof(int32_t) * (cap + 2) + 1))
+        # sr_batch_own: legal rows, num_legal, length (int32 each) and done (bytes)
+        cdef size_t own_bytes = <size_t> n * (sizeof(int32_t) * (self._cap() + 2) + 1)
+        self.own_mem = PyMem_Malloc(own_bytes)
         if self.raw == NULL or self.rng == NULL or self.own_mem == NULL:
             raise MemoryError()
-        memset(self.own_mem, 0, <size_t> n * (sizeof(int32_t) * (cap + 2) + 1))
+        memset(self.own_mem, 0, own_bytes)
         self.states = <uint8_t *> ((<uintptr_t> self.raw + SR_STATE_ALIGN - 1) // SR_STATE_ALIGN * SR_STATE_ALIGN)
         memset(self.raw, 0, self.stride * n + SR_STATE_ALIGN)
         for i in range(n):   # splitmix64 of (seed, i): independent streams per game
@@ -143,6 +144,10 @@ cdef class CoreBatch:
         PyMem_Free(self.raw)
         PyMem_Free(self.rng)
         PyMem_Free(self.own_mem)
+
+    cdef size_t _cap(self):
+        """Row length of the legal ids: min(num_distinct_actions, SR_MAX_LEGAL)."""
+        return <size_t> min(self.cg.g.info.num_distinct_actions, SR_MAX_LEGAL)
 
     cdef int _enter(self) except -1:
         # called with the GIL held, so test-and-set is atomic for Python threads
@@ -161,7 +166,7 @@ cdef class CoreBatch:
         cdef int32_t *words = <int32_t *> self.own_mem
         if words != NULL:   # (NULL only while __cinit__ has not got that far)
             n = <size_t> self.n
-            cap = <size_t> min(self.cg.g.info.num_distinct_actions, SR_MAX_LEGAL)
+            cap = self._cap()
             self.out.legal_cap = <int> cap
             self.out.own.legal = words
             self.out.own.num_legal = words + n * cap
@@ -171,7 +176,7 @@ cdef class CoreBatch:
     @property
     def legal_cap(self):
         """Row length of the legal-ids buffer: min(num_distinct_actions, SR_MAX_LEGAL)."""
-        return min(self.cg.g.info.num_distinct_actions, SR_MAX_LEGAL)
+        return self._cap()
 
     def bind(self, obs, mask, rewards, done, player, length, legal=None, num_legal=None):
         """Bind the output buffers (None skips one): obs float32 n x
@@ -180,7 +185,7 @@ cdef class CoreBatch:
         legal int32 n x legal_cap, num_legal int32 n (both or neither)."""
         cdef const sr_game *g = &self.cg.g
         cdef Py_ssize_t n = self.n
-        cdef int cap = min(g.info.num_distinct_actions, SR_MAX_LEGAL)
+        cdef int cap = <int> self._cap()
         if (legal is None) != (num_legal is None):
             raise ValueError("legal and num_legal are bound together")
         if self.busy:
@@ -216,8 +221,6 @@ cdef class CoreBatch:
 
     def reset(self, seed=None):
         """Restart every game (from new per-game generators when seed is given)."""
-        cdef uint64_t s, z
-        cdef int i
         self._enter()   # before the generators change: a refused call changes nothing
         try:
             self._reset(seed)

@@ -15,10 +15,9 @@ True
 
 from __future__ import annotations
 
-import operator
-
 import importlib
 import json
+import operator
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Optional, Union
