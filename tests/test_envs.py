@@ -201,7 +201,7 @@ def test_actions_and_seeds_are_taken_as_given_or_refused():
     before = env.state_obj.to_dict()
     obs = env.observe(env.agent_selection)
     a = int(obs["action_mask"].nonzero()[0][0])
-    for bad in (a + 0.9, float(a), np.float64(a), "1", None):
+    for bad in (a + 0.9, float(a), np.float64(a), "1", None, True, np.True_):
         with pytest.raises(TypeError, match="integer id"):
             env.step(bad)
     for bad in (2 ** 40, -1, 3248):

@@ -136,7 +136,15 @@ class Batch:
         """actions as a C-contiguous int32 array of n ids in [0, A), every
         value as given (no wrapping, no truncation), or the error."""
         np = _np()
-        arr = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+        if isinstance(actions, np.ma.MaskedArray):
+            raise TypeError("actions must be a plain integer array, not a masked array (its masked values "
+                            "would be played): fill it first")
+        if isinstance(actions, np.ndarray):
+            arr = actions
+        else:
+            if isinstance(actions, (list, tuple)) and any(isinstance(a, (bool, np.bool_)) for a in actions):
+                raise TypeError("actions must be integers, not bools")
+            arr = np.asarray(actions)
         if arr.dtype.kind not in "iu":
             raise TypeError(f"actions must be integers, not an array of {arr.dtype}")
         if arr.shape != (self.n,):

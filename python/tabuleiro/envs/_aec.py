@@ -56,7 +56,7 @@ class TabuleiroAEC(AECEnv):  # type: ignore[misc]
     read-only. Rewards are 0 until the game ends, then the game's true
     returns. ``reset(seed=)`` deals the game from a seed drawn from ``seed``
     (an integer in [0, 2**64)); later resets without a seed continue that
-    generator. ``step(action)`` takes an integer action id (a float is
+    generator (a first reset without one is unseeded, as PettingZoo's are). ``step(action)`` takes an integer action id (a float is
     refused, not truncated). ``render()`` (render_mode="ansi") returns the
     state as text as the player to move sees it (``str`` of the state: the
     others' hands as counts, the hidden cards not shown).
@@ -141,7 +141,9 @@ class TabuleiroAEC(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         try:
-            a = operator.index(action)    # an int or numpy integer, never a truncated float
+            if isinstance(action, (bool, np.bool_)):
+                raise TypeError
+            a = operator.index(action)    # an int or numpy integer, never a truncated float or a bool
         except TypeError:
             raise TypeError(f"an action is an integer id, not {type(action).__name__} {action!r}") from None
         if not 0 <= a < self._na or self._state._apply_action(a):
