@@ -52,6 +52,15 @@ void sr_batch_reset(const sr_game *g, void *states, size_t stride, uint64_t *rng
     }
 }
 
+void sr_batch_refresh(const sr_game *g, const void *states, size_t stride, int first, int count,
+                      const sr_batch_out *out) {
+    for (int i = first; i < first + count; ++i) {
+        if (out->done) out->done[i] = out->own.done[i];
+        if (out->length) out->length[i] = out->own.length[i];
+        write_out(g, (const uint8_t *)states + (size_t)i * stride, i, out, 1);
+    }
+}
+
 static int is_legal(const sr_game *g, const void *st, int a) {
     int buf[SR_MAX_LEGAL];
     if (a < 0 || a >= g->info.num_distinct_actions) return 0;

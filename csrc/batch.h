@@ -49,6 +49,12 @@ typedef struct {
 void sr_batch_reset(const sr_game *g, void *states, size_t stride, uint64_t *rng, int first, int count,
                     const sr_batch_out *out);
 
+/* Rewrite every bound output of games first..first+count-1 from their
+ * current states (and done, length from the batch's own): what a newly
+ * bound buffer needs before the next step (rewards are left as they are). */
+void sr_batch_refresh(const sr_game *g, const void *states, size_t stride, int first, int count,
+                      const sr_batch_out *out);
+
 /* Step games first..first+count-1: actions[i] for game i, or with actions ==
  * NULL a uniformly random legal action drawn from rng[i]. Checked: if
  * actions[i] is not legal in game i, no game is changed, *bad = i and

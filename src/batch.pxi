@@ -18,12 +18,25 @@ cdef int _get_buf(object obj, Py_buffer *view, Py_ssize_t nbytes, str what, bint
     return 0
 
 
-cdef bint _is_float32(Py_buffer *view):
-    """The buffer's items are native float32 (format 'f', with or without a native byte-order prefix)."""
-    if view.itemsize != sizeof(float) or view.format == NULL:
+cdef bint _has_format(Py_buffer *view, bytes codes):
+    """The buffer's items are of one of the struct codes in `codes` (native
+    size and byte order, with or without a byte-order prefix)."""
+    if view.format == NULL:
         return False
     cdef bytes fmt = view.format
-    return fmt in (b"f", b"@f", b"=f", b"<f" if _LITTLE else b">f")
+    if fmt[:1] in (b"@", b"=", b"<" if _LITTLE else b">"):
+        fmt = fmt[1:]
+    return len(fmt) == 1 and fmt in codes
+
+
+cdef bint _is_float32(Py_buffer *view):
+    """The buffer's items are native float32."""
+    return view.itemsize == sizeof(float) and _has_format(view, b"f")
+
+
+cdef bint _is_int32(Py_buffer *view):
+    """The buffer's items are native int32 ('i', or 'l' where a long is 4 bytes)."""
+    return view.itemsize == 4 and _has_format(view, b"il" if sizeof(long) == 4 else b"i")
 
 
 cdef int _observe_into(CoreState st, int player, object out) except -1:
@@ -103,13 +116,15 @@ cdef class CoreBatch:
     cdef uint8_t *states
     cdef uint64_t *rng
     cdef void *own_mem     # sr_batch_own's arrays: what a step reads back, out of the caller's reach
+    cdef int32_t *acts     # the actions of a step, copied here with the GIL held (no other thread changes them)
+    cdef bint started      # reset has run: the states are games
     cdef sr_batch_out out
     cdef Py_buffer bufs[8]
     cdef int nbufs
     cdef readonly object buffers
     cdef bint busy       # a step or reset runs (the GIL is released): another thread must not enter
 
-    def __cinit__(self, CoreGame cg, int n, uint64_t seed, int threads=1):
+    def __cinit__(self, CoreGame cg not None, int n, uint64_t seed, int threads=1):
         cdef int i
         cdef uint64_t z
         if n < 1:
@@ -127,7 +142,8 @@ cdef class CoreBatch:
         # sr_batch_own: legal rows, num_legal, length (int32 each) and done (bytes)
         cdef size_t own_bytes = <size_t> n * (sizeof(int32_t) * (self._cap() + 2) + 1)
         self.own_mem = PyMem_Malloc(own_bytes)
-        if self.raw == NULL or self.rng == NULL or self.own_mem == NULL:
+        self.acts = <int32_t *> PyMem_Malloc(sizeof(int32_t) * <size_t> n)
+        if self.raw == NULL or self.rng == NULL or self.own_mem == NULL or self.acts == NULL:
             raise MemoryError()
         memset(self.own_mem, 0, own_bytes)
         self.states = <uint8_t *> ((<uintptr_t> self.raw + SR_STATE_ALIGN - 1) // SR_STATE_ALIGN * SR_STATE_ALIGN)
@@ -144,6 +160,7 @@ cdef class CoreBatch:
         PyMem_Free(self.raw)
         PyMem_Free(self.rng)
         PyMem_Free(self.own_mem)
+        PyMem_Free(self.acts)
 
     cdef size_t _cap(self):
         """Row length of the legal ids: min(num_distinct_actions, SR_MAX_LEGAL)."""
@@ -191,23 +208,28 @@ cdef class CoreBatch:
         if self.busy:
             raise RuntimeError("this batch is being stepped by another thread: one thread at a time")
         self._release()
-        specs = [(obs, 4 * n * g.info.observation_size, 4, "obs"), (mask, n * g.info.num_distinct_actions, 1, "mask"),
-                 (rewards, 4 * n * g.info.num_players, 4, "rewards"), (done, n, 1, "done"),
-                 (player, 4 * n, 4, "player"), (length, 4 * n, 4, "length"),
-                 (legal, 4 * n * cap, 4, "legal"), (num_legal, 4 * n, 4, "num_legal")]
+        specs = [(obs, 4 * n * g.info.observation_size, b"f", "obs"), (mask, n * g.info.num_distinct_actions, b"Bb?", "mask"),
+                 (rewards, 4 * n * g.info.num_players, b"f", "rewards"), (done, n, b"Bb?", "done"),
+                 (player, 4 * n, b"i", "player"), (length, 4 * n, b"i", "length"),
+                 (legal, 4 * n * cap, b"i", "legal"), (num_legal, 4 * n, b"i", "num_legal")]
         cdef void *ptrs[8]
         cdef int k
+        cdef Py_buffer *view
         for k in range(8):
-            obj, nbytes, item, what = specs[k]
+            obj, nbytes, codes, what = specs[k]
             ptrs[k] = NULL
             if obj is None:
                 continue
             _get_buf(obj, &self.bufs[self.nbufs], nbytes, what, True)
             self.nbufs += 1
-            if self.bufs[self.nbufs - 1].itemsize != item:
+            view = &self.bufs[self.nbufs - 1]
+            ok = _is_float32(view) if codes == b"f" else _is_int32(view) if codes == b"i" else \
+                view.itemsize == 1 and _has_format(view, codes)
+            if not ok:
                 self._release()
-                raise ValueError(f"{what}: items of {item} bytes are needed")
-            ptrs[k] = self.bufs[self.nbufs - 1].buf
+                kind = {b"f": "float32", b"i": "int32"}.get(codes, "uint8, int8 or bool")
+                raise ValueError(f"{what}: a {kind} buffer is needed")
+            ptrs[k] = view.buf
         self.out.obs = <float *> ptrs[0]
         self.out.mask = <uint8_t *> ptrs[1]
         self.out.rewards = <float *> ptrs[2]
@@ -218,6 +240,8 @@ cdef class CoreBatch:
         self.out.num_legal = <int32_t *> ptrs[7]
         self.out.legal_cap = cap
         self.buffers = (obs, mask, rewards, done, player, length, legal, num_legal)
+        if self.started:   # the new buffers describe the current games at once (a mask is rewritten whole)
+            sr_batch_refresh(&self.cg.g, self.states, self.stride, 0, self.n, &self.out)
 
     def reset(self, seed=None):
         """Restart every game (from new per-game generators when seed is given)."""
@@ -239,6 +263,7 @@ cdef class CoreBatch:
                 self.rng[i] = z ^ (z >> 31)
         with nogil:
             sr_batch_reset(&self.cg.g, self.states, self.stride, self.rng, 0, self.n, &self.out)
+        self.started = 1
         return 0
 
     def step(self, actions=None):
@@ -252,7 +277,7 @@ cdef class CoreBatch:
         finally:
             self.busy = 0
         if rc == SR_E_ILLEGAL:
-            raise IllegalMoveError(f"game {bad}: action {actions[bad]} is not legal")
+            raise IllegalMoveError(f"game {bad}: action {self.acts[bad]} is not legal")
         if rc == SR_E_STUCK:
             raise EngineError(f"{self.cg.name}: a game met an unfinished position with no legal action")
         return 0
@@ -262,18 +287,21 @@ cdef class CoreBatch:
         cdef const int32_t *acts = NULL
         cdef int rc
         if actions is not None:
-            PyObject_GetBuffer(actions, &view, PyBUF_C_CONTIGUOUS)
-            if view.len < 4 * self.n or view.itemsize != 4:
+            PyObject_GetBuffer(actions, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
+            try:
+                if view.len < 4 * self.n or not _is_int32(&view):
+                    raise ValueError(f"actions: an int32 buffer of {self.n} items is needed")
+                # a copy taken with the GIL held: C reads each action twice (legal? then apply), and
+                # another Python thread could change the caller's array in between
+                memcpy(self.acts, view.buf, sizeof(int32_t) * <size_t> self.n)
+            finally:
                 PyBuffer_Release(&view)
-                raise ValueError(f"actions: an int32 buffer of {self.n} items is needed")
-            acts = <const int32_t *> view.buf
-        try:
-            with nogil:
-                rc = sr_batch_step_threads(&self.cg.g, self.states, self.stride, self.rng, acts, self.n, &self.out,
-                                           bad, self.threads)
-        finally:
-            if actions is not None:
-                PyBuffer_Release(&view)
+            acts = self.acts
+        if not self.started:
+            raise RuntimeError("reset the batch before stepping it")
+        with nogil:
+            rc = sr_batch_step_threads(&self.cg.g, self.states, self.stride, self.rng, acts, self.n, &self.out,
+                                       bad, self.threads)
         return rc
 
     def state(self, int i):
@@ -282,6 +310,8 @@ cdef class CoreBatch:
             raise IndexError(f"game {i} is not in [0, {self.n})")
         if self.busy:
             raise RuntimeError("this batch is being stepped by another thread: one thread at a time")
+        if not self.started:
+            raise RuntimeError("reset the batch before reading its games")
         cdef CoreState st = self.cg._blank()
         memcpy(st.s.b, self.states + <size_t> i * self.stride, self.cg.g.info.state_size)
         st._mark_root()

@@ -162,6 +162,8 @@ cdef extern from "batch.h" nogil:
 
     void sr_batch_reset(const sr_game *g, void *states, size_t stride, uint64_t *rng, int first, int count,
                         const sr_batch_out *out)
+    void sr_batch_refresh(const sr_game *g, const void *states, size_t stride, int first, int count,
+                          const sr_batch_out *out)
     int sr_batch_step(const sr_game *g, void *states, size_t stride, uint64_t *rng, const int32_t *actions,
                       int first, int count, const sr_batch_out *out, int *bad)
     int sr_batch_step_threads(const sr_game *g, void *states, size_t stride, uint64_t *rng, const int32_t *actions,

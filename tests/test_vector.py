@@ -300,3 +300,74 @@ def test_vector_env_returns_copies_unless_told_not_to():
     assert o["observation"].base is not None and not o["observation"].flags.writeable
     o2, *_ = fast.step(fast.batch.sample_actions(seed=1))
     assert np.shares_memory(o["observation"], o2["observation"])
+
+
+def test_core_batch_checks_what_it_binds_and_steps_with():
+    """The binding under Batch: a buffer bound mid-game describes the current
+    games at once (before: a mask bound with stale contents kept them, and
+    its first "legal" id was illegal); buffers and actions must have the
+    item type C reads (a float32 view of legal ids was played); no game
+    is no batch; nothing steps before a reset."""
+    from tabuleiro import _core
+
+    game = tabuleiro.load_game("capulana", players=3)
+    b = game.batch(16, seed=4)
+    for _ in range(5):
+        b.step()
+    c = b._core
+    obs, mask, rewards, done, player, length, legal, num_legal = b._owned
+    stale = np.ones_like(mask)
+    c.bind(obs, stale, rewards, done, player, length)            # mask bound, legal not
+    for i in range(16):
+        assert np.array_equal(np.flatnonzero(stale[i]), np.sort(b.state(i).legal_actions())), i
+    c.step(None)
+    for i in range(16):
+        assert np.array_equal(np.flatnonzero(stale[i]), np.sort(b.state(i).legal_actions())), i
+    c.bind(*b._owned)
+    for bad in (legal.view(np.float32), np.zeros(legal.shape, np.int64), np.zeros(legal.shape, np.uint32)):
+        with pytest.raises(ValueError, match="legal: "):
+            c.bind(obs, mask, rewards, done, player, length, bad, num_legal)
+    c.bind(*b._owned)
+    acts = b.sample_actions(seed=3)
+    with pytest.raises(ValueError, match="int32 buffer"):
+        c.step(acts.view(np.float32))
+    c.step(acts)
+    with pytest.raises(TypeError):
+        _core.CoreBatch(None, 4, 0)
+    fresh = _core.CoreBatch(game._core, 2, 0)
+    with pytest.raises(RuntimeError, match="reset"):
+        fresh.step(None)
+    with pytest.raises(RuntimeError, match="reset"):
+        fresh.state(0)
+
+
+def test_another_thread_changing_the_actions_cannot_crash_a_step():
+    """C reads each action twice (is it legal? then apply); the step copies
+    them first, with the GIL held, so a thread flipping the caller's array
+    between legal ids and garbage meanwhile gets IllegalMoveError or a
+    legal step, never an illegal id applied (before: a segfault)."""
+    import threading
+    import time
+
+    b = tabuleiro.load_game("capulana", players=5).batch(2048, seed=9)
+    stop = threading.Event()
+
+    def flipper(arr, good):
+        while not stop.is_set():
+            arr[:] = 2 ** 31 - 1
+            arr[:] = good
+    deadline = time.monotonic() + 1.5
+    while time.monotonic() < deadline:
+        good = b.sample_actions(seed=int(b.length.sum()))
+        arr = good.copy()
+        t = threading.Thread(target=flipper, args=(arr, good))
+        t.start()
+        try:
+            b.step(arr)
+        except IllegalMoveError:
+            pass
+        finally:
+            stop.set()
+            t.join()
+            stop.clear()
+    b.step()
