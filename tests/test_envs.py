@@ -223,3 +223,73 @@ def test_actions_and_seeds_are_taken_as_given_or_refused():
     for bad in (-5, 2 ** 64, float("nan"), 5.0, True):
         with pytest.raises(ValueError, match="seed"):
             deal(bad)
+
+
+def _plain_chain(raw):
+    from pettingzoo.utils import wrappers
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
+        wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)))
+
+
+def _record(env, fn):
+    """What a call did: its result or exception, the warnings it gave, and the env's state after."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out = ("ok", fn())
+        except Exception as e:          # noqa: BLE001 - every outcome is compared
+            out = ("raised", type(e).__name__, str(e))
+    def plain(x):
+        if isinstance(x, dict):
+            return {k: plain(v) for k, v in x.items()}
+        if isinstance(x, tuple):
+            return tuple(plain(v) for v in x)
+        if isinstance(x, np.ndarray):
+            return ("array", x.dtype.str, x.tobytes())
+        return x
+    after = (env.agent_selection, list(env.agents), dict(env.rewards), dict(env.terminations),
+             dict(env.truncations), dict(env._cumulative_rewards)) if env._has_reset else None
+    return plain(out), [str(w.message) for w in caught], plain(after)
+
+
+@pytest.mark.parametrize("mod,kw", [ENVS[0], ENVS[2], ENVS[-1]], ids=[IDS[0], IDS[2], IDS[-1]])
+def test_wrapped_env_fast_path_does_what_pettingzoos_wrappers_do(mod, kw):
+    """env()'s outer wrapper runs observe, last and the common step in one
+    call each; the same random games through it and through PettingZoo's
+    plain three wrappers, with illegal ids, out-of-range ids, floats, None
+    for live and dead agents, steps after the end and calls before reset,
+    give the same results, exceptions, warnings and state at every call."""
+    rng = np.random.default_rng(11)
+    fast, plain = mod.env(**kw), _plain_chain(mod.raw_env(**kw))
+    for env in (fast, plain):
+        assert _record(env, lambda: env.step(0))[0][0] == "raised"          # before reset
+    for game in range(6):
+        for env in (fast, plain):
+            env.reset(seed=game)
+        for _ in range(400):
+            kind = rng.integers(12)
+            mask = plain.unwrapped.observe(plain.agent_selection)["action_mask"]
+            legal = np.flatnonzero(mask)
+            choice = int(rng.integers(len(legal))) if len(legal) else 0
+            def act(env):
+                if kind == 0:
+                    return env.step(None)
+                if kind == 1:
+                    return env.step(int(rng.integers(0, len(mask))))      # most likely illegal
+                if kind == 2:
+                    return env.step(len(mask) + 3)                        # out of range
+                if kind == 3:
+                    return env.step(1.0)
+                if kind == 4:
+                    return env.observe(env.possible_agents[-1])
+                a = int(legal[choice]) if len(legal) else None
+                return env.step(np.int64(a) if kind % 2 and a is not None else a)
+            look = rng.integers(5) > 0          # now and then a step with no last() before it
+            state = rng.bit_generator.state
+            r_plain = (_record(plain, plain.last) if look else None, _record(plain, lambda: act(plain)))
+            rng.bit_generator.state = state
+            r_fast = (_record(fast, fast.last) if look else None, _record(fast, lambda: act(fast)))
+            assert r_fast == r_plain
+            if not plain.agents:
+                assert _record(fast, lambda: fast.step(None)) == _record(plain, lambda: plain.step(None))
+                break

@@ -213,17 +213,68 @@ def _fast(cls: type, name: str) -> type:
 
 _TerminateIllegal = _fast(wrappers.TerminateIllegalWrapper, "_TerminateIllegal")
 _AssertOutOfBounds = _fast(wrappers.AssertOutOfBoundsWrapper, "_AssertOutOfBounds")
-_OrderEnforcing = _fast(wrappers.OrderEnforcingWrapper, "_OrderEnforcing")
+_OrderEnforcingBase = _fast(wrappers.OrderEnforcingWrapper, "_OrderEnforcingBase")
+
+
+class _OrderEnforcing(_OrderEnforcingBase):  # type: ignore[misc, valid-type]
+    """The outer wrapper of env(), which runs the loop's usual calls through
+    the three wrappers in one Python call each: ``observe`` and ``last`` as
+    the chain does them (OrderEnforcing's reset check, TerminateIllegal
+    keeping the observation it will judge the next move by), and ``step``
+    for its common case, a legal integer id from the observed mask for a
+    live agent, as raw.step after the wrappers' bookkeeping. Every other
+    case (before reset, after the end, a dead agent's None, an illegal or
+    out-of-range action, anything not an int) goes through PettingZoo's own
+    wrapper methods. tests/test_envs.py plays the same random games, illegal
+    moves included, through this and through PettingZoo's plain wrappers
+    and compares every result."""
+
+    _ti: Any
+
+    def observe(self, agent: str) -> Any:
+        if not self._has_reset:
+            return super().observe(agent)
+        raw, ti = self._raw, self._ti
+        obs = raw.observe(agent)
+        if agent == raw.agent_selection:          # TerminateIllegalWrapper.observe
+            ti._prev_obs = obs
+            ti._prev_info = raw.infos[agent] if agent in raw.infos else {}
+        return obs
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            return super().last(observe)  # type: ignore[no-any-return]
+        raw = self._raw
+        agent = raw.agent_selection
+        assert agent is not None
+        return (self.observe(agent) if observe else None, raw._cumulative_rewards[agent],
+                raw.terminations[agent], raw.truncations[agent], raw.infos[agent])
+
+    def step(self, action: Any) -> None:
+        raw, ti = self._raw, self._ti
+        t = type(action)
+        if (self._has_reset and raw.agents and (t is int or t is np.int64) and 0 <= action < raw._na
+                and not ti._terminated and type(ti._prev_obs) is dict):
+            agent = raw.agent_selection
+            mask = ti._prev_obs.get("action_mask")
+            if not (raw.terminations[agent] or raw.truncations[agent]) and mask is not None and mask[action]:
+                self._has_updated = True                    # OrderEnforcingWrapper.step
+                ti._prev_obs = ti._prev_info = None         # TerminateIllegalWrapper.step, legal move
+                raw.step(action)
+                return
+        super().step(action)
 
 
 def wrap(raw: TabuleiroAEC) -> Any:
     """PettingZoo's usual wrappers: an illegal move ends the game (-1 for
     its maker), out-of-range actions assert, and the call order is enforced.
-    They are subclasses of PettingZoo's own classes (isinstance holds, their
-    step/observe/reset run unchanged) that read the attributes the loop uses
-    every step straight from the raw environment."""
+    They are subclasses of PettingZoo's own classes (isinstance holds) that
+    read the attributes the loop uses every step straight from the raw
+    environment; the outer one does the loop's common calls in one call
+    each (_OrderEnforcing), PettingZoo's own methods the rest."""
     env: Any = raw
     for cls, kw in ((_TerminateIllegal, {"illegal_reward": -1}), (_AssertOutOfBounds, {}), (_OrderEnforcing, {})):
         env = cls(env, **kw)
         env._raw = raw
+    env._ti = env.env.env
     return env
