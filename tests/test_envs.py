@@ -232,13 +232,19 @@ def _plain_chain(raw):
 
 
 def _record(env, fn):
-    """What a call did: its result or exception, the warnings it gave, and the env's state after."""
+    """What a call did: its result or exception, the warnings it gave (Python's
+    and PettingZoo's EnvLogger's), and the env's and wrappers' state after."""
+    from pettingzoo.utils.env_logger import EnvLogger
+
+    EnvLogger.flush()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             out = ("ok", fn())
         except Exception as e:          # noqa: BLE001 - every outcome is compared
             out = ("raised", type(e).__name__, str(e))
+    logged = [str(m) for m in EnvLogger.mqueue]
+    EnvLogger.flush()
     def plain(x):
         if isinstance(x, dict):
             return {k: plain(v) for k, v in x.items()}
@@ -247,9 +253,11 @@ def _record(env, fn):
         if isinstance(x, np.ndarray):
             return ("array", x.dtype.str, x.tobytes())
         return x
+    ti = env.env.env
     after = (env.agent_selection, list(env.agents), dict(env.rewards), dict(env.terminations),
-             dict(env.truncations), dict(env._cumulative_rewards)) if env._has_reset else None
-    return plain(out), [str(w.message) for w in caught], plain(after)
+             dict(env.truncations), dict(env._cumulative_rewards), ti._terminated, plain(ti._prev_obs),
+             env._has_updated) if env._has_reset else None
+    return plain(out), [str(w.message) for w in caught], logged, plain(after)
 
 
 @pytest.mark.parametrize("mod,kw", [ENVS[0], ENVS[2], ENVS[-1]], ids=[IDS[0], IDS[2], IDS[-1]])
@@ -293,3 +301,13 @@ def test_wrapped_env_fast_path_does_what_pettingzoos_wrappers_do(mod, kw):
             if not plain.agents:
                 assert _record(fast, lambda: fast.step(None)) == _record(plain, lambda: plain.step(None))
                 break
+    # a value assigned on the wrapper (PettingZoo lets it shadow the raw env's) is read as PettingZoo reads it
+    for env in (fast, plain):
+        env.reset(seed=99)
+        env._cumulative_rewards = {a: 5.0 for a in env.possible_agents}
+        env.agent_selection = env.possible_agents[-1]
+    assert _record(fast, fast.last) == _record(plain, plain.last)
+    for env in (fast, plain):
+        env.agents = []
+    a = int(np.flatnonzero(plain.unwrapped.observe(plain.unwrapped.agent_selection)["action_mask"])[0])
+    assert _record(fast, lambda: fast.step(a)) == _record(plain, lambda: plain.step(a))

@@ -199,6 +199,7 @@ class _Forwarded:
 # what the AEC loop reads through the wrappers on every step
 _HOT = ("agent_selection", "rewards", "terminations", "truncations", "infos", "agents", "num_agents",
         "_cumulative_rewards", "possible_agents", "max_num_agents")
+_HOT_SET = frozenset(_HOT)
 
 
 def _fast(cls: type, name: str) -> type:
@@ -227,13 +228,24 @@ class _OrderEnforcing(_OrderEnforcingBase):  # type: ignore[misc, valid-type]
     out-of-range action, anything not an int) goes through PettingZoo's own
     wrapper methods. tests/test_envs.py plays the same random games, illegal
     moves included, through this and through PettingZoo's plain wrappers
-    and compares every result."""
+    and compares every result. A value assigned on any of the three wrappers
+    (shadowing the raw env's, as PettingZoo allows) sends every call the
+    PettingZoo way."""
 
     _ti: Any
 
+    def _direct(self) -> bool:
+        """Reset, and no wrapper shadows an attribute the chain reads (then
+        the raw env's values are what every wrapper sees)."""
+        return (self._has_reset and _HOT_SET.isdisjoint(self.__dict__) and _HOT_SET.isdisjoint(self.env.__dict__)
+                and _HOT_SET.isdisjoint(self._ti.__dict__))
+
     def observe(self, agent: str) -> Any:
-        if not self._has_reset:
+        if not self._direct():
             return super().observe(agent)
+        return self._observe(agent)
+
+    def _observe(self, agent: str) -> Any:
         raw, ti = self._raw, self._ti
         obs = raw.observe(agent)
         if agent == raw.agent_selection:          # TerminateIllegalWrapper.observe
@@ -242,18 +254,18 @@ class _OrderEnforcing(_OrderEnforcingBase):  # type: ignore[misc, valid-type]
         return obs
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        if not self._has_reset:
+        if not self._direct():
             return super().last(observe)  # type: ignore[no-any-return]
         raw = self._raw
         agent = raw.agent_selection
         assert agent is not None
-        return (self.observe(agent) if observe else None, raw._cumulative_rewards[agent],
+        return (self._observe(agent) if observe else None, raw._cumulative_rewards[agent],
                 raw.terminations[agent], raw.truncations[agent], raw.infos[agent])
 
     def step(self, action: Any) -> None:
         raw, ti = self._raw, self._ti
         t = type(action)
-        if (self._has_reset and raw.agents and (t is int or t is np.int64) and 0 <= action < raw._na
+        if ((t is int or t is np.int64) and self._direct() and raw.agents and 0 <= action < raw._na
                 and not ti._terminated and type(ti._prev_obs) is dict):
             agent = raw.agent_selection
             mask = ti._prev_obs.get("action_mask")
