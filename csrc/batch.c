@@ -23,7 +23,6 @@ static void write_out(const sr_game *g, const void *st, int i, const sr_batch_ou
     int buf[SR_MAX_LEGAL];
     int n = g->legal_actions(g->rules, st, buf);
     if (n > out->legal_cap) n = out->legal_cap;
-    if (n < 0) n = 0;
     for (int k = 0; k < n; ++k) {
         own[k] = buf[k];
         if (row) row[k] = buf[k];

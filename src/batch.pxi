@@ -34,9 +34,12 @@ cdef bint _is_float32(Py_buffer *view):
     return view.itemsize == sizeof(float) and _has_format(view, b"f")
 
 
+_INT32 = b"il" if sizeof(long) == 4 else b"i"    # native int32 codes ('l' where a long is 4 bytes)
+
+
 cdef bint _is_int32(Py_buffer *view):
-    """The buffer's items are native int32 ('i', or 'l' where a long is 4 bytes)."""
-    return view.itemsize == 4 and _has_format(view, b"il" if sizeof(long) == 4 else b"i")
+    """The buffer's items are native int32."""
+    return view.itemsize == 4 and _has_format(view, _INT32)
 
 
 cdef int _observe_into(CoreState st, int player, object out) except -1:
@@ -166,10 +169,14 @@ cdef class CoreBatch:
         """Row length of the legal ids: min(num_distinct_actions, SR_MAX_LEGAL)."""
         return <size_t> min(self.cg.g.info.num_distinct_actions, SR_MAX_LEGAL)
 
-    cdef int _enter(self) except -1:
-        # called with the GIL held, so test-and-set is atomic for Python threads
+    cdef int _check_idle(self) except -1:
         if self.busy:
             raise RuntimeError("this batch is being stepped by another thread: one thread at a time")
+        return 0
+
+    cdef int _enter(self) except -1:
+        # called with the GIL held, so test-and-set is atomic for Python threads
+        self._check_idle()
         self.busy = 1
         return 0
 
@@ -205,29 +212,26 @@ cdef class CoreBatch:
         cdef int cap = <int> self._cap()
         if (legal is None) != (num_legal is None):
             raise ValueError("legal and num_legal are bound together")
-        if self.busy:
-            raise RuntimeError("this batch is being stepped by another thread: one thread at a time")
+        self._check_idle()
         self._release()
-        specs = [(obs, 4 * n * g.info.observation_size, b"f", "obs"), (mask, n * g.info.num_distinct_actions, b"Bb?", "mask"),
-                 (rewards, 4 * n * g.info.num_players, b"f", "rewards"), (done, n, b"Bb?", "done"),
-                 (player, 4 * n, b"i", "player"), (length, 4 * n, b"i", "length"),
-                 (legal, 4 * n * cap, b"i", "legal"), (num_legal, 4 * n, b"i", "num_legal")]
+        f32, i32, byte = (4, b"f", "float32"), (4, _INT32, "int32"), (1, b"Bb?", "uint8, int8 or bool")
+        specs = [(obs, n * g.info.observation_size, f32, "obs"), (mask, n * g.info.num_distinct_actions, byte, "mask"),
+                 (rewards, n * g.info.num_players, f32, "rewards"), (done, n, byte, "done"),
+                 (player, n, i32, "player"), (length, n, i32, "length"),
+                 (legal, n * cap, i32, "legal"), (num_legal, n, i32, "num_legal")]
         cdef void *ptrs[8]
         cdef int k
         cdef Py_buffer *view
         for k in range(8):
-            obj, nbytes, codes, what = specs[k]
+            obj, items, (itemsize, codes, kind), what = specs[k]
             ptrs[k] = NULL
             if obj is None:
                 continue
-            _get_buf(obj, &self.bufs[self.nbufs], nbytes, what, True)
+            _get_buf(obj, &self.bufs[self.nbufs], items * itemsize, what, True)
             self.nbufs += 1
             view = &self.bufs[self.nbufs - 1]
-            ok = _is_float32(view) if codes == b"f" else _is_int32(view) if codes == b"i" else \
-                view.itemsize == 1 and _has_format(view, codes)
-            if not ok:
+            if view.itemsize != itemsize or not _has_format(view, codes):
                 self._release()
-                kind = {b"f": "float32", b"i": "int32"}.get(codes, "uint8, int8 or bool")
                 raise ValueError(f"{what}: a {kind} buffer is needed")
             ptrs[k] = view.buf
         self.out.obs = <float *> ptrs[0]
@@ -308,8 +312,7 @@ cdef class CoreBatch:
         """A copy of game i as a State (an empty move stack)."""
         if not 0 <= i < self.n:
             raise IndexError(f"game {i} is not in [0, {self.n})")
-        if self.busy:
-            raise RuntimeError("this batch is being stepped by another thread: one thread at a time")
+        self._check_idle()
         if not self.started:
             raise RuntimeError("reset the batch before reading its games")
         cdef CoreState st = self.cg._blank()
