@@ -119,6 +119,8 @@ cdef class CoreBatch:
     cdef uint8_t *states
     cdef uint64_t *rng
     cdef void *own_mem     # sr_batch_own's arrays: what a step reads back, out of the caller's reach
+    cdef sr_batch_own own  # views into own_mem, set once; every sr_batch_out this batch passes carries them
+    cdef int cap           # legal_cap, set once (0 until __cinit__ has the game)
     cdef int32_t *acts     # the actions of a step, copied here with the GIL held (no other thread changes them)
     cdef bint started      # reset has run: the states are games
     cdef sr_batch_out out
@@ -135,6 +137,7 @@ cdef class CoreBatch:
         if not 1 <= threads <= 64:
             raise ValueError(f"threads must be in [1, 64], not {threads}")
         self.cg = cg
+        self.cap = <int> min(cg.g.info.num_distinct_actions, SR_MAX_LEGAL)
         self.n = n
         self.threads = threads
         self.nbufs = 0
@@ -143,12 +146,18 @@ cdef class CoreBatch:
         self.raw = PyMem_Malloc(self.stride * n + SR_STATE_ALIGN)
         self.rng = <uint64_t *> PyMem_Malloc(sizeof(uint64_t) * n)
         # sr_batch_own: legal rows, num_legal, length (int32 each) and done (bytes)
-        cdef size_t own_bytes = <size_t> n * (sizeof(int32_t) * (self._cap() + 2) + 1)
+        cdef size_t own_bytes = <size_t> n * (sizeof(int32_t) * (<size_t> self.cap + 2) + 1)
         self.own_mem = PyMem_Malloc(own_bytes)
         self.acts = <int32_t *> PyMem_Malloc(sizeof(int32_t) * <size_t> n)
         if self.raw == NULL or self.rng == NULL or self.own_mem == NULL or self.acts == NULL:
             raise MemoryError()
         memset(self.own_mem, 0, own_bytes)
+        cdef int32_t *words = <int32_t *> self.own_mem
+        cdef size_t cap = <size_t> self.cap
+        self.own.legal = words
+        self.own.num_legal = words + <size_t> n * cap
+        self.own.length = words + <size_t> n * (cap + 1)
+        self.own.done = <uint8_t *> (words + <size_t> n * (cap + 2))
         self.states = <uint8_t *> ((<uintptr_t> self.raw + SR_STATE_ALIGN - 1) // SR_STATE_ALIGN * SR_STATE_ALIGN)
         memset(self.raw, 0, self.stride * n + SR_STATE_ALIGN)
         for i in range(n):   # splitmix64 of (seed, i): independent streams per game
@@ -164,10 +173,6 @@ cdef class CoreBatch:
         PyMem_Free(self.rng)
         PyMem_Free(self.own_mem)
         PyMem_Free(self.acts)
-
-    cdef size_t _cap(self):
-        """Row length of the legal ids: min(num_distinct_actions, SR_MAX_LEGAL)."""
-        return <size_t> min(self.cg.g.info.num_distinct_actions, SR_MAX_LEGAL)
 
     cdef int _check_idle(self) except -1:
         if self.busy:
@@ -186,21 +191,13 @@ cdef class CoreBatch:
             PyBuffer_Release(&self.bufs[k])
         self.nbufs = 0
         memset(&self.out, 0, sizeof(sr_batch_out))
-        cdef size_t n, cap
-        cdef int32_t *words = <int32_t *> self.own_mem
-        if words != NULL:   # (NULL only while __cinit__ has not got that far)
-            n = <size_t> self.n
-            cap = self._cap()
-            self.out.legal_cap = <int> cap
-            self.out.own.legal = words
-            self.out.own.num_legal = words + n * cap
-            self.out.own.length = words + n * (cap + 1)
-            self.out.own.done = <uint8_t *> (words + n * (cap + 2))
+        self.out.legal_cap = self.cap
+        self.out.own = self.own
 
     @property
     def legal_cap(self):
         """Row length of the legal-ids buffer: min(num_distinct_actions, SR_MAX_LEGAL)."""
-        return self._cap()
+        return self.cap
 
     def bind(self, obs, mask, rewards, done, player, length, legal=None, num_legal=None):
         """Bind the output buffers (None skips one): obs float32 n x
@@ -209,7 +206,7 @@ cdef class CoreBatch:
         legal int32 n x legal_cap, num_legal int32 n (both or neither)."""
         cdef const sr_game *g = &self.cg.g
         cdef Py_ssize_t n = self.n
-        cdef int cap = <int> self._cap()
+        cdef int cap = self.cap
         if (legal is None) != (num_legal is None):
             raise ValueError("legal and num_legal are bound together")
         self._check_idle()
@@ -242,7 +239,6 @@ cdef class CoreBatch:
         self.out.length = <int32_t *> ptrs[5]
         self.out.legal = <int32_t *> ptrs[6]
         self.out.num_legal = <int32_t *> ptrs[7]
-        self.out.legal_cap = cap
         self.buffers = (obs, mask, rewards, done, player, length, legal, num_legal)
         if self.started:   # the new buffers describe the current games at once (a mask is rewritten whole)
             sr_batch_refresh(&self.cg.g, self.states, self.stride, 0, self.n, &self.out)
