@@ -140,12 +140,13 @@ def test_repr_str_pickle() -> None:
         s.apply(s.legal_actions()[0])
     assert eval(repr(s), {"State": State}) == s
     assert pickle.loads(pickle.dumps(s)) == s
-    text = str(s)
-    assert "round" in text and "P0" in text and "P3" in text
     d = s.to_dict()
     me = d["to_move"]
+    text = s.text(me)
+    assert "round" in text and "P0" in text and "P3" in text
     others = [q for q in range(4) if q != me]
     assert f"{len(d['hands'][others[0]])} cards" in text
+    assert all(c in str(s) for c in d["hands"][others[0]])      # the full state shows every hand
 
 
 def test_determinize_is_uniform_over_unseen_black_cards() -> None:

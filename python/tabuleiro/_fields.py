@@ -14,11 +14,23 @@ tabuleiro._errors.InvalidStateError: invalid Toy state: missing key 'round'
 from __future__ import annotations
 
 import builtins
+import json
+import math
 from typing import Any, Callable, Mapping, Optional
 
 from ._errors import InvalidStateError
 
 U64 = 1 << 64
+
+
+def short(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for error messages.
+
+    >>> short("x" * 100)[-5:]
+    'xx...'
+    """
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 class Fields:
@@ -40,21 +52,21 @@ class Fields:
         """The dict says it is a state of game ``name``."""
         game = self.get(d, "game")
         if game != name:
-            raise self.bad(f"game must be {name!r}, not {game!r}")
+            raise self.bad(f"game must be {short(name)}, not {short(game)}")
 
     def int(self, value: Any, what: str, *, null: bool = False) -> int:
         """An integer field (null as -1 where allowed); ranges are the C decoder's."""
         if value is None and null:
             return -1
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.bad(f"{what} must be an integer{' or null' if null else ''}, not {value!r}")
+            raise self.bad(f"{what} must be an integer{' or null' if null else ''}, not {short(value)}")
         if not -(1 << 31) <= value < 1 << 31:
             raise self.bad(f"{what} is out of range")
         return value
 
     def bool(self, value: Any, what: str) -> bool:
         if not isinstance(value, bool):
-            raise self.bad(f"{what} must be true or false, not {value!r}")
+            raise self.bad(f"{what} must be true or false, not {short(value)}")
         return value
 
     def list(self, value: Any, what: str, length: Optional[builtins.int] = None) -> builtins.list[Any]:
@@ -74,10 +86,10 @@ class Fields:
         """The index of a card named by a string (``by_name`` maps names to
         cards with an ``index``)."""
         if not isinstance(name, str):
-            raise self.bad(f"{where}: a card is a name string, not {name!r}")
+            raise self.bad(f"{where}: a card is a name string, not {short(name)}")
         c = by_name.get(name)
         if c is None:
-            raise self.bad(f"{where}: unknown card {name!r}")
+            raise self.bad(f"{where}: unknown card {short(name)}")
         return c.index  # type: ignore[no-any-return]
 
     def ids(self, names: Any, where: str, index_of: Callable[[Any, str], builtins.int], *,
@@ -86,6 +98,84 @@ class Fields:
         encoding's canonical form)."""
         ids = [index_of(x, where) for x in self.list(names, where)]
         return [len(ids)] + (sorted(ids) if is_set else ids)
+
+
+#: The deepest nesting a state dict or view may have (theirs is at most 4).
+MAX_DEPTH = 16
+#: The most values (dicts, lists and scalars) a state dict or view may hold.
+MAX_VALUES = 100_000
+
+
+def parse_json(text: Any, what: str) -> Any:
+    """Parse a state or view given as JSON text (str or bytes), refusing
+    what is not strict JSON (NaN, Infinity) or nests too deeply, as an
+    :class:`InvalidStateError` that starts ``what``.
+
+    >>> parse_json('{"a": [1]}', "a state")
+    {'a': [1]}
+    >>> parse_json("[" * 100000, "a state")
+    Traceback (most recent call last):
+    ...
+    tabuleiro._errors.InvalidStateError: a state given as JSON must parse: it nests too deeply
+    """
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            raise InvalidStateError(f"{what} given as JSON must parse: it is not UTF-8") from None
+    def no_constant(name: str) -> Any:
+        raise ValueError(f"{name} is not a JSON number")
+
+    try:
+        value = json.loads(text, parse_constant=no_constant)
+    except RecursionError:                   # json's decoder ends deep nesting so, cleanly
+        raise InvalidStateError(f"{what} given as JSON must parse: it nests too deeply") from None
+    except ValueError as e:                  # JSONDecodeError, a non-finite constant
+        raise InvalidStateError(f"{what} given as JSON must parse: {str(e)[:80]}") from None
+    return check_plain(value, what)
+
+
+def check_plain(value: Any, what: str) -> Any:
+    """``value`` itself when it is plain JSON data (dicts with string keys,
+    lists, strings, integers, finite floats, booleans, null) at most
+    :data:`MAX_DEPTH` deep and :data:`MAX_VALUES` values large; else an
+    :class:`InvalidStateError` starting ``what``. Iterative: no input can
+    make it recurse, so the checks after it meet only bounded values.
+
+    >>> check_plain({"a": [1, 2.5, None]}, "a state")
+    {'a': [1, 2.5, None]}
+    >>> check_plain({"a": float("nan")}, "a state")
+    Traceback (most recent call last):
+    ...
+    tabuleiro._errors.InvalidStateError: a state holds a number that is not finite
+    """
+    stack = [(value, 1)]
+    count = 0
+    while stack:
+        v, depth = stack.pop()
+        count += 1
+        if count > MAX_VALUES:
+            raise InvalidStateError(f"{what} holds more than {MAX_VALUES} values")
+        if isinstance(v, (str, bool)) or v is None:
+            continue
+        if isinstance(v, int):
+            continue
+        if isinstance(v, float):
+            if not math.isfinite(v):
+                raise InvalidStateError(f"{what} holds a number that is not finite")
+            continue
+        if depth > MAX_DEPTH:
+            raise InvalidStateError(f"{what} nests deeper than {MAX_DEPTH} levels")
+        if isinstance(v, Mapping):
+            for k in v:
+                if not isinstance(k, str):
+                    raise InvalidStateError(f"{what} has a key that is not a string ({type(k).__name__})")
+            stack.extend((x, depth + 1) for x in v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend((x, depth + 1) for x in v)
+        else:
+            raise InvalidStateError(f"{what} holds a {type(v).__name__}, which is not a JSON value")
+    return value
 
 
 def unsigned(seed: int) -> int:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Optional, Union
 
 from . import _core
 from ._errors import InvalidMoveError, InvalidStateError
+from ._fields import check_plain, parse_json, short
 
 if TYPE_CHECKING:
     from ._state import Move, State
@@ -214,13 +215,10 @@ class Game:
 
         :raises InvalidStateError: naming the first problem.
         """
-        if isinstance(d, (str, bytes)):
-            try:
-                d = json.loads(d)
-            except ValueError as e:     # JSONDecodeError, UnicodeDecodeError
-                raise InvalidStateError(f"invalid {self.title} state: not JSON ({str(e)[:80]})") from None
+        what = f"invalid {self.title} state:"
+        d = parse_json(d, what + " a state") if isinstance(d, (str, bytes)) else check_plain(d, what + " it")
         if not isinstance(d, Mapping):
-            raise InvalidStateError(f"invalid {self.title} state: expected a dict, got {type(d).__name__}")
+            raise InvalidStateError(f"{what} expected a dict, got {type(d).__name__}")
         return self._core.decode(self._encode_dict(d))  # type: ignore[no-any-return]
 
     def from_view(self, view: Mapping[str, Any], player: Optional[int] = None) -> "State":
@@ -238,11 +236,8 @@ class Game:
 
         :raises InvalidStateError: the view cannot come from a legal game.
         """
-        if isinstance(view, (str, bytes)):
-            try:
-                view = json.loads(view)
-            except ValueError as e:
-                raise InvalidStateError(f"invalid {self.title} view: not JSON ({str(e)[:80]})") from None
+        what = f"invalid {self.title} view:"
+        view = parse_json(view, what + " a view") if isinstance(view, (str, bytes)) else check_plain(view, what + " it")
         if not isinstance(view, Mapping):
             raise InvalidStateError(f"invalid {self.title} view: expected a dict, got {type(view).__name__}")
         if player is None:
@@ -251,10 +246,15 @@ class Game:
                 raise InvalidStateError(f"invalid {self.title} view: the game is over, so say whose view it is")
             if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
                 raise InvalidStateError(f"invalid {self.title} view: to_move must be a player in "
-                                        f"[0, {self.num_players - 1}], not {player!r}")
+                                        f"[0, {self.num_players - 1}], not {short(player)}")
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
             raise ValueError(f"player must be an integer in [0, {self.num_players - 1}], not {player!r}")
-        state = self.from_dict(self._dict_from_view(view, player))
+        try:
+            d = self._dict_from_view(view, player)
+        except (TypeError, KeyError, AttributeError, IndexError):
+            # the game's checks name the fields they know; a shape they missed ends here, not in a traceback
+            raise InvalidStateError(f"{what} a field has the wrong type or shape for a view") from None
+        state = self.from_dict(d)
         if state.view(player) != json.loads(json.dumps(view)):
             raise InvalidStateError(f"invalid {self.title} view: it is not what player {player} would see of any "
                                     "state (a field is inconsistent with the others)")
@@ -396,16 +396,12 @@ def _param_key(params: Mapping[str, Any]) -> Optional[tuple[tuple[str, type, int
 
 def _game_of(d: Any, what: str) -> Game:
     """The game a state dict or view (or its JSON) names, loaded with its parameters."""
-    if isinstance(d, (str, bytes)):
-        try:
-            d = json.loads(d)
-        except ValueError as e:
-            raise InvalidStateError(f"a {what} given as JSON must parse: {str(e)[:80]}") from None
+    d = parse_json(d, f"a {what}") if isinstance(d, (str, bytes)) else check_plain(d, f"the {what}")
     if not isinstance(d, Mapping):
         raise InvalidStateError(f"a {what} is a dict with a 'game' key, not {type(d).__name__}")
     name = d.get("game")
     if not isinstance(name, str) or name not in _core.game_names():
-        raise InvalidStateError(f"unknown game {name!r} in the {what}; registered: {', '.join(games())}")
+        raise InvalidStateError(f"unknown game {short(name)} in the {what}; registered: {', '.join(games())}")
     cls = game_class(name)
     return load_game(name, **cls.params_from_dict(d))
 
@@ -437,7 +433,4 @@ def load_view(view: Union[Mapping[str, Any], str, bytes], player: Optional[int] 
 
 
 def _json_or_bad(text: Union[str, bytes], what: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError as e:
-        raise InvalidStateError(f"a {what} given as JSON must parse: {str(e)[:80]}") from None
+    return parse_json(text, f"a {what}")

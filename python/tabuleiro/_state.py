@@ -327,6 +327,36 @@ class State(_core.CoreState):
     def _view(self, player: int) -> dict[str, Any]:
         raise NotImplementedError
 
+    def text(self, player: Optional[int] = None) -> str:
+        """The position as text. With ``player``: exactly what that seat sees,
+        drawn from a state rebuilt from ``view(player)`` alone (so it cannot
+        show a card the seat has not seen); this is the text to show a seat.
+        Without: the full state, every hidden card included, and its first
+        line says so (``str(state)`` is this).
+
+        >>> from tabuleiro import toy
+        >>> s = toy.new_game(seed=2)
+        >>> print(s.text(1))
+        Toy — player 0 to move (player 1's view)
+        *P0 pile: -      score 0   hand: 2 cards
+         P1 pile: -      score 0   hand: 1 4
+        stock: 2 cards
+        >>> "full state" in str(s)
+        True
+        """
+        if player is None:
+            return self._text(None)
+        p = self._check_player(player)
+        return self.game.from_view(self.view(p), p)._text(p)
+
+    def _text(self, seat: Optional[int]) -> str:
+        """The text of ``text``: everything when ``seat`` is None; else only
+        what ``seat`` sees (``self`` is then rebuilt from that seat's view)."""
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.text()
+
     # --- serialisation --------------------------------------------------------------------------
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "State":

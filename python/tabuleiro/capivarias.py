@@ -295,23 +295,33 @@ class State(_State):
         """
         return _core.capivarias_apply_round_end(self, self.parse_move(move).action)
 
-    def __str__(self) -> str:
+    def _text(self, seat: Optional[int]) -> str:
+        """The position; river cards by name only when ``seat`` is None (a
+        seat sees their modifiers, R20), the pile as a count.
+
+        >>> s = new_game(seed=7)
+        >>> "full state" in str(s), "player 0's view" in s.text(0)
+        (True, True)
+        """
         d = self.to_dict()
         sc = self.scores()
+        who = "full state: every card shown" if seat is None else f"player {seat}'s view"
         lines = [
             f"Capivárias{' + expansion' if d['expansion'] else ''} — round {d['round']}, "
-            f"round wins {d['round_wins'][0]}-{d['round_wins'][1]}",
+            f"round wins {d['round_wins'][0]}-{d['round_wins'][1]} ({who})",
         ]
         w = 26
         lines.append(f"{'':>18}  {'player 0 side':<{w}} {'player 1 side':<{w}}")
         for i, seg in enumerate(d["segments"]):
             river = _BY_NAME[seg["river"]]
             cap = f" [{seg['capionca']}]" if seg["capionca"] else ""
-            head = f"seg {i} ({river.modifier:+d}){cap}"
+            name = f"{river.name} " if seat is None else ""
+            head = f"seg {i} ({name}{river.modifier:+d}){cap}"
             sides = [" ".join(side) or "·" for side in _guarded(seg["sides"])]
             lines.append(f"{head:>18}  {sides[0]:<{w}} {sides[1]:<{w}}")
         lines.append(f"{'score':>18}  {sc[0]:<{w}} {sc[1]:<{w}}")
-        lines.append(f"available: {' '.join(d['available']) or '-'}   pile: {len(d['pile'])}   discard: {' '.join(d['discard']) or '-'}")
+        pile = (" ".join(d["pile"]) or "-") if seat is None else str(len(d["pile"]))
+        lines.append(f"available: {' '.join(d['available']) or '-'}   pile: {pile}   discard: {' '.join(d['discard']) or '-'}")
         if self.is_terminal:
             lines.append("game over: " + ("draw (R30)" if d["winner"] is None else f"player {d['winner']} wins"))
         else:

@@ -482,30 +482,48 @@ class State(_State):
         d["deck"] = {"count": len(d["deck"])}
         return d
 
-    def __str__(self) -> str:
+    def _text(self, seat: Optional[int]) -> str:
+        """The position; hands, offers and the deck shown only where ``seat``
+        sees them (all of them when ``seat`` is None). ``*`` marks the player
+        to move.
+
+        >>> s = new_game(players=2, seed=1)
+        >>> "full state" in str(s), "player 1's view" in s.text(1)
+        (True, True)
+        >>> s.text(1).count("hand: 7 cards"), str(s).count("hand: 7 cards")
+        (1, 0)
+        """
         d = self.to_dict()
         n = d["players"]
         me = d["to_move"]
         sc = self.scores()
         csc = self.capulana_scores()
+
+        def sees(q: int) -> bool:
+            return seat is None or q == seat
+
         objs = ", ".join(f"{o} ({_OBJ_BY_NAME[o].points}: {_OBJ_BY_NAME[o].condition})" for o in d["objectives"])
-        lines = [f"Capulana — {n} players, round {d['round']} of 4, {d['phase']} phase, start player {d['start_player']}",
+        who = "full state: every card shown" if seat is None else f"player {seat}'s view"
+        lines = [f"Capulana — {n} players, round {d['round']} of 4, {d['phase']} phase, start player "
+                 f"{d['start_player']} ({who})",
                  f"objectives: {objs or '-'}"]
         if d["phase"] == "offer":
             lines.append("slots: " + "  ".join(f"{j}:{c}(${_BY_NAME[c].value})" for j, c in enumerate(d["slots"])))
-            offers = [f"P{o['player']}→{o['slot']} [{len(o['cards'])}]" for o in d["offers"]]
-            if d["open_offer"]:
-                o = d["open_offer"]
-                offers.append(f"P{o['player']}→{o['slot']} [{len(o['cards'])}, open]")
+            offers = []
+            for o in d["offers"] + ([d["open_offer"]] if d["open_offer"] else []):
+                cards = " ".join(o["cards"]) if sees(o["player"]) else f"{len(o['cards'])}"
+                is_open = ", open" if o is d["open_offer"] else ""
+                offers.append(f"P{o['player']}→{o['slot']} [{cards}{is_open}]")
             lines.append("offers: " + ("  ".join(offers) or "-"))
         for q in range(n):
             strips = self.strips(q)
             mark = "*" if q == me else " "
             hand = d["hands"][q]
-            hand_text = " ".join(hand) if q == me else f"{len(hand)} cards"
+            hand_text = " ".join(hand) if sees(q) else f"{len(hand)} cards"
             extra = f", woven {d['woven'][q]}" if d["woven"][q] else ""
             lines.append(f"{mark}P{q} [{' '.join(strips)}] score {csc[q]} (final {sc[q]}){extra}; hand: {hand_text or '-'}")
-        lines.append(f"deck: {len(d['deck'])} cards; known: " +
+        deck = " ".join(d["deck"]) if seat is None else f"{len(d['deck'])} cards"
+        lines.append(f"deck: {deck or '-'}; known: " +
                      (" ".join(f"{c}@P{q}" for c, q in d["known"].items()) or "-"))
         if self.is_terminal:
             r = self.returns()
@@ -623,15 +641,19 @@ class Capulana(Game):
         if not isinstance(known, dict):
             raise _F.bad("known must be a dict of card: player")
         offers = _F.list(_F.get(d, "offers"), "offers") + ([d["open_offer"]] if d.get("open_offer") else [])
-        seen = set(known) | set(_F.list(_F.get(d, "slots"), "slots"))
-        seen.update(_F.list(hands[player], f"hand of player {player}"))
+        if isinstance(hands[player], dict):
+            raise _F.bad(f"the view shows player {player}'s hand as a count: it is another seat's view, "
+                         f"not player {player}'s")
+        # only names are collected here; a value of another type is named by from_dict's checks
+        seen = set(known) | {x for x in _F.list(_F.get(d, "slots"), "slots") if isinstance(x, str)}
+        seen.update(x for x in _F.list(hands[player], f"hand of player {player}") if isinstance(x, str))
         for row in rows:
             seen.update(e.split()[0] for e in _F.list(row, "capulana") if isinstance(e, str) and e.split())
         for o in offers:
             if not isinstance(o, dict) or not isinstance(o.get("cards"), (list, dict)):
                 raise _F.bad("an offer is a dict with player, slot, cards")
             if isinstance(o["cards"], list):
-                seen.update(o["cards"])
+                seen.update(x for x in o["cards"] if isinstance(x, str))
         pool = [name for name in _FABRIC_NAMES if name not in seen]
         for q in range(n):
             if q == player:

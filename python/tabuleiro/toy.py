@@ -31,7 +31,7 @@ higher score wins (returns +1 / -1, or 0 / 0 on equal scores).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Mapping, Optional
 
 from ._errors import InvalidMoveError
 from ._fields import Fields, unsigned
@@ -127,12 +127,17 @@ class State(_State):
         d["stock"] = {"count": len(d["stock"])}
         return d
 
-    def __str__(self) -> str:
-        """The position as the player to move sees it (the other hand and
-        the stock as counts).
+    def _text(self, seat: Optional[int]) -> str:
+        """The position; hands and stock shown only where ``seat`` sees them
+        (all of them when ``seat`` is None). ``*`` marks the player to move.
 
         >>> print(new_game(seed=1))
-        Toy — player 0 to move
+        Toy — player 0 to move (full state: every card shown)
+        *P0 pile: -      score 0   hand: 1 2
+         P1 pile: -      score 0   hand: 3 4
+        stock: 5 6
+        >>> print(new_game(seed=1).text(0))
+        Toy — player 0 to move (player 0's view)
         *P0 pile: -      score 0   hand: 1 2
          P1 pile: -      score 0   hand: 2 cards
         stock: 2 cards
@@ -140,17 +145,21 @@ class State(_State):
         d = self.to_dict()
         me = d["to_move"]
         sc = self.scores()
-        lines = ["Toy — " + ("game over" if me is None else f"player {me} to move")]
+        who = "full state: every card shown" if seat is None else f"player {seat}'s view"
+        lines = ["Toy — " + ("game over" if me is None else f"player {me} to move") + f" ({who})"]
         for q in (0, 1):
             pile = " ".join(map(str, d["piles"][q])) or "-"
             hand = d["hands"][q]
-            if q == me or not hand:
+            if seat is None or q == seat or not hand:
                 shown = " ".join(map(str, hand))
             else:
                 shown = f"{len(hand)} card{'s' if len(hand) != 1 else ''}"
             lines.append(f"{'*' if q == me else ' '}P{q} pile: {pile:<6} score {sc[q]:<3} hand: {shown or '-'}")
         n = len(d["stock"])
-        lines.append(f"stock: {n} card{'s' if n != 1 else ''}")
+        if seat is None:
+            lines.append(f"stock: {' '.join(map(str, d['stock'])) or '-'}")
+        else:
+            lines.append(f"stock: {n} card{'s' if n != 1 else ''}")
         if me is None:
             r = self.returns()
             lines.append("result: " + ("draw" if r[0] == 0 else f"player {0 if r[0] > 0 else 1} wins"))
@@ -198,13 +207,17 @@ class Toy(Game):
         _F.game(view, "toy")
         d = dict(view)
         hands = list(_F.list(_F.get(d, "hands"), "hands", 2))
+        if isinstance(hands[player], Mapping):
+            raise _F.bad(f"the view shows player {player}'s hand as a count: it is another seat's view, "
+                         f"not player {player}'s")
         other = hands[1 - player]
         stock = _F.get(d, "stock")
         if not isinstance(other, Mapping) or not isinstance(stock, Mapping):
             raise _F.bad("a view shows the other hand and the stock as {'count': n}")
-        seen = set(_F.list(hands[player], "hand"))
+        # only cards are collected here; a value of another type is named by from_dict's checks
+        seen = {x for x in _F.list(hands[player], "hand") if isinstance(x, int)}
         for pile in _F.list(_F.get(d, "piles"), "piles", 2):
-            seen.update(_F.list(pile, "pile"))
+            seen.update(x for x in _F.list(pile, "pile") if isinstance(x, int))
         unseen = [c for c in range(1, NUM_CARDS + 1) if c not in seen]
         k = _F.int(_F.get(other, "count"), "hand count")
         if not 0 <= k <= len(unseen):

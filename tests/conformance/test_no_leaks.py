@@ -403,3 +403,33 @@ def test_the_card_matcher() -> None:
         assert named_cards("toy", message, toy_cards) == named, message
     s = toy.new_game(seed=1)
     assert hidden_from(s, 0) == {str(c) for c in s.to_dict()["hands"][1] + s.to_dict()["stock"]}
+
+
+# --- the text a seat is shown ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case_id", CASE_IDS)
+def test_a_seats_text_depends_only_on_its_view(case_id: str) -> None:
+    """``text(p)`` (what a frontend or ``render()`` shows seat ``p``) is the
+    same for every state with the same ``view(p)``: the true one and its
+    determinizations for ``p``. So it cannot show a hidden card, nor another
+    player's weaving of the current step (issue 26: ``render()`` did)."""
+    case = CASE_BY_ID[case_id]
+    rng = random.Random(case_seed(case_id, "text"))
+    for s in positions(case_id, n_games=3, per_game=8):
+        for p in range(case.game.num_players):
+            shown = s.text(p)
+            assert f"player {p}'s view" in shown.splitlines()[0]
+            for _ in range(2):
+                other = s.determinize(p, rng.randrange(2**64))
+                assert other.text(p) == shown, (case_id, p, s.to_json())
+            # (Toy's bare numbers would match "hand: 2 cards"; the equality above covers it)
+            hidden = hidden_from(s, p) if case.name != "toy" else set()
+            assert not card_names_in_text(case.name, shown) & hidden, (case_id, p, shown)
+
+
+@pytest.mark.parametrize("case_id", CASE_IDS)
+def test_str_of_a_state_is_the_full_state_and_says_so(case_id: str) -> None:
+    s = positions(case_id, n_games=1, per_game=2)[1]
+    assert str(s) == s.text()
+    assert "full state" in str(s).splitlines()[0]

@@ -13,7 +13,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .. import _core
-from .._errors import IllegalMoveError
+from .._errors import GameOverError, IllegalMoveError
 from .._game import check_seed, load_game
 
 _empty = np.empty
@@ -58,8 +58,9 @@ class TabuleiroAEC(AECEnv):  # type: ignore[misc]
     (an integer in [0, 2**64)); later resets without a seed continue that
     generator (a first reset without one is unseeded, as PettingZoo's are). ``step(action)`` takes an integer action id (a float is
     refused, not truncated). ``render()`` (render_mode="ansi") returns the
-    state as text as the player to move sees it (``str`` of the state: the
-    others' hands as counts, the hidden cards not shown).
+    position as text as the agent to move sees it (``State.text(player)``,
+    drawn from that player's view alone: no hidden card, and no other
+    player's weaving of the current step).
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "tabuleiro", "is_parallelizable": False}
@@ -136,8 +137,13 @@ class TabuleiroAEC(AECEnv):  # type: ignore[misc]
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:
+            agent = self.agent_selection
+            dead = self.terminations[agent] or self.truncations[agent]
+        except (KeyError, AttributeError):       # before reset, or every agent has stepped out
+            raise GameOverError("the game is over and every agent has left it (or it was never reset): "
+                                "call reset() first") from None
+        if dead:
             self._was_dead_step(action)
             return
         try:
@@ -162,9 +168,14 @@ class TabuleiroAEC(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[p]
 
     def render(self) -> Optional[str]:
+        """The position as the agent to move (``agent_selection``) sees it:
+        ``State.text(player)``, drawn from that player's view alone, never the
+        full state (None without a render mode; before reset, an error)."""
         if self.render_mode is None:
             return None
-        return str(self._state)
+        if self._state is None:
+            raise GameOverError("nothing to render before reset()")
+        return self._state.text(self._index[self.agent_selection])  # type: ignore[no-any-return]
 
     def close(self) -> None:
         pass
