@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import itertools
 import json
 import math
 import os
-import re
 import secrets
 import sys
 import threading
@@ -39,11 +39,13 @@ import tabuleiro
 from . import agents
 from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
 
-__all__ = ["ERROR_CODES", "MAX_LINE", "PROTOCOL_VERSION", "Engine", "main", "serve"]
+__all__ = ["ERROR_CODES", "MAX_DEPTH", "MAX_LINE", "UNDO_WORLDS", "PROTOCOL_VERSION", "Engine", "main", "serve"]
 
 PROTOCOL_VERSION = 1
 #: The longest request line accepted, in bytes, without its line ending.
 MAX_LINE = 1 << 20
+#: The deepest nesting of arrays and objects a request may hold (a state dict nests 5 deep).
+MAX_DEPTH = 64
 #: Every error code a response can carry (docs/protocol.md says when each is used).
 ERROR_CODES = ("bad_json", "bad_request", "unknown_command", "no_game", "invalid_move", "illegal_move",
                "invalid_state", "game_over", "busy", "not_your_seat", "forbidden", "line_too_long", "internal")
@@ -55,9 +57,10 @@ BUSY_COMMANDS = frozenset({"new", "load", "play", "undo", "go", "perft"})
 _PERFT_CHUNK = 3
 #: How long ``stop``/``quit``/EOF wait for a running job to answer (searches poll their flag every few ms).
 _JOIN_SECONDS = 10.0
+#: How many determinizations the undo rule plays the seat's own move in (besides the true world and from_view's).
+UNDO_WORLDS = 256
 _MESSAGE_MAX = 300
 _U64 = 1 << 64
-_CARD = re.compile(r"\b[A-Z][A-Z0-9]*\b")
 
 
 class ProtocolError(Exception):
@@ -119,40 +122,125 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-# --- what a seat sees -----------------------------------------------------------------------------------
+def _finite_float(text: str) -> float:
+    x = float(text)
+    if not math.isfinite(x):                    # 1e999: JSON's grammar, but no double holds it
+        raise ValueError(f"the number {_short(text, 40)} is out of range (over 1.8e308)")
+    return x
 
 
-def _cards(view: Any) -> tuple[set[str], set[int]]:
-    """The cards a view shows, as far as the engine can tell without knowing
-    the game: the upper-case words of its strings and keys (``F13``, ``C3``,
-    ``OP1``, ``KC``), and the integers in its lists (for a game whose cards
-    are numbers, like Toy; used only when no view names a card by a word)."""
-    words: set[str] = set()
-    ints: set[int] = set()
-    stack = [(view, False)]
+def _valid_unicode(text: str) -> bool:
+    """Can ``text`` be written as UTF-8 (no lone surrogate, which a JSON
+    ``\\ud800`` escape can produce)?"""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _read_request(raw: bytes) -> Any:
+    """The JSON value of a request line, checked once for everything an answer
+    could later fail on: strict UTF-8, strict JSON (no NaN/Infinity, no number
+    out of a double's range) and at most :data:`MAX_DEPTH` levels of nesting.
+    Raises ``ProtocolError("bad_json")``; strings are checked by
+    :func:`_unicode_problem`, which needs the parsed ``id`` and ``cmd``."""
+    try:
+        value = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant, parse_float=_finite_float)
+    except RecursionError:
+        raise ProtocolError("bad_json", f"not a JSON line: nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as e:                     # JSONDecodeError, UnicodeDecodeError, the hooks, int digits
+        raise ProtocolError("bad_json", f"not a JSON line: {_short(str(e), 120)}") from None
+    stack = [(value, 1)]                        # iterative: no depth of input can exhaust the stack here
     while stack:
-        x, in_list = stack.pop()
-        if isinstance(x, str):
-            words.update(_CARD.findall(x))
-        elif isinstance(x, dict):
-            for k, v in x.items():
-                words.update(_CARD.findall(str(k)))
-                stack.append((v, False))
-        elif isinstance(x, list):
-            stack.extend((v, True) for v in x)
-        elif in_list and _is_int(x):
-            ints.add(x)
-    return words, ints
+        x, depth = stack.pop()
+        if isinstance(x, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise ProtocolError("bad_json", f"not a JSON line: nested deeper than {MAX_DEPTH} levels")
+            stack.extend((v, depth + 1) for v in (x.values() if isinstance(x, dict) else x))
+    return value
 
 
-def _reveals(before: Any, after: Any) -> bool:
-    """Did the step from view ``before`` to view ``after`` show a card the
-    view did not show before (a draw, an auction, the end of a weaving step)?"""
-    wb, ib = _cards(before)
-    wa, ia = _cards(after)
-    if wb or wa:
-        return bool(wa - wb)
-    return bool(ia - ib)
+def _unicode_problem(req: dict[str, Any]) -> Optional[str]:
+    """The first field of a request holding a string that is not valid
+    Unicode (a lone surrogate: it cannot be written as UTF-8, so it can be
+    neither echoed nor named), as a message, or None. The message names the
+    top-level field, never the string."""
+    for key, v in req.items():
+        if not _valid_unicode(key):
+            return "a field name is not valid Unicode (it holds a lone surrogate escape such as \\ud800)"
+        stack = [v]
+        while stack:
+            x = stack.pop()
+            bad = (isinstance(x, str) and not _valid_unicode(x)) or \
+                (isinstance(x, dict) and not all(_valid_unicode(k) for k in x))
+            if bad:
+                return (f"field {key!r} holds a string that is not valid Unicode (a lone surrogate escape such "
+                        "as \\ud800): strings must encode as UTF-8")
+            if isinstance(x, dict):
+                stack.extend(x.values())
+            elif isinstance(x, list):
+                stack.extend(x)
+    return None
+
+
+def _echoable(v: Any) -> bool:
+    """May ``v`` be echoed as an answer's ``id`` or ``cmd``: a JSON scalar that encodes strictly?"""
+    if v is None or isinstance(v, bool) or _is_int(v):
+        return True
+    if isinstance(v, float):
+        return math.isfinite(v)
+    return isinstance(v, str) and _valid_unicode(v)
+
+
+# --- what a seat may take back ---------------------------------------------------------------------------
+
+
+def _undo_shows(after: Any, seat: int) -> bool:
+    """Would taking back the last move ``m`` of ``after`` let ``seat`` decide
+    again knowing something it did not know before ``m``? (docs/protocol.md,
+    "The undo rule".) True means refuse.
+
+    Another player's move: always (the seat is not told which move it was, and
+    what its view shows of it can depend on cards the seat does not see, so
+    the seat could learn from it and then take back its own earlier move).
+
+    The seat's own move: unless the seat's view after ``m`` (``V'``) is
+    determined by its view before (``V``) and ``m``. The engine cannot visit
+    every world consistent with ``V``; it plays ``m`` in the true one, in
+    ``Game.from_view(V)`` (hidden cards in their first possible places) and in
+    :data:`UNDO_WORLDS` draws of ``determinize(seat, k)`` (uniform over those
+    worlds; fixed seeds, so the answer depends only on the position), and
+    refuses when any of them (where ``m`` is legal) gives a view other than
+    ``V'``."""
+    before = after.clone()
+    m = before.pop()
+    if before.current_player != seat:
+        return True
+    want = after.view(seat)
+    view = before.view(seat)
+    try:
+        first = [before.clone(), before.game.from_view(view, seat)]   # before itself stays unplayed
+    except (InvalidStateError, ValueError):     # pragma: no cover - from_view loads every view; the others suffice
+        first = [before.clone()]
+    worlds = itertools.chain(first, (before.determinize(seat, k) for k in range(UNDO_WORLDS)))
+    for world in worlds:
+        try:
+            world.push(m.action)
+        except IllegalMoveError:
+            continue                            # not legal in this world (the seat's moves rarely depend on it)
+        if world.view(seat) != want:
+            return True
+    return False
+
+
+def _encode(obj: Any) -> Optional[bytes]:
+    """``obj`` as one strict-JSON UTF-8 line, or None if it has no such form."""
+    try:
+        line = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return (line + "\n").encode("utf-8")
+    except Exception:  # noqa: BLE001 - TypeError, ValueError (NaN, a surrogate), RecursionError: all "no"
+        return None
 
 
 def _move(m: Any) -> dict[str, Any]:
@@ -202,24 +290,34 @@ class Engine:
         self._lock = threading.RLock()         # the game state, the job slot and the pending pings
         self._state: Any = None
         self._seat: Optional[int] = None
-        self._reveals: list[bool] = []         # per move since the root: did it show the seat a hidden card
         self._job: Optional[_Job] = None
         self._pending: list[tuple[Any, str]] = []
         self.closed = False                    # the output is gone: the session ends
 
     # --- output -------------------------------------------------------------------------------------------
     def _emit(self, obj: dict[str, Any]) -> None:
-        try:
-            line = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        except (TypeError, ValueError) as e:   # pragma: no cover - a bug: say so without the payload
-            line = json.dumps({"id": obj.get("id"), "ok": False, "cmd": obj.get("cmd"),
-                               "error": {"code": "internal", "message": f"unencodable response ({type(e).__name__})"}})
+        """Write one answer: the single place every answer goes through, from
+        any thread. It never raises. The answer is encoded whole as strict
+        JSON (no NaN/Infinity) in strict UTF-8 before anything is written; an
+        answer that cannot be (a bug: requests are checked where they enter)
+        becomes an ``internal`` error answer that can, with ``id`` and
+        ``cmd`` kept only if they encode. A failing output ends the session."""
+        data = _encode(obj)
+        if data is None:
+            self._log("an answer could not be encoded as strict JSON (a bug)")
+            rid, cmd = obj.get("id"), obj.get("cmd")
+            data = _encode({"id": rid if _echoable(rid) else None, "ok": False,
+                            "cmd": cmd if isinstance(cmd, str) and _valid_unicode(cmd) else None,
+                            "error": {"code": "internal", "message": "the answer could not be encoded as "
+                                      "strict JSON; please report it"}})
+            if data is None:                    # pragma: no cover - constants and checked scalars encode
+                data = b'{"id":null,"ok":false,"cmd":null,"error":{"code":"internal","message":"unencodable"}}\n'
         with self._wlock:
             if self.closed:
                 return
             try:
-                self._write_raw((line + "\n").encode("utf-8"))
-            except (OSError, ValueError):       # broken pipe, closed file
+                self._write_raw(data)
+            except Exception:  # noqa: BLE001 - broken pipe, closed file, a caller's writer: the output is gone
                 self.closed = True
 
     def _ok(self, rid: Any, cmd: Optional[str], fields: dict[str, Any]) -> None:
@@ -235,13 +333,22 @@ class Engine:
 
     # --- the loop's entry point -----------------------------------------------------------------------------
     def handle_line(self, raw: bytes) -> bool:
-        """Answer one request line; False when the session should end (``quit``)."""
+        """Answer one request line with exactly one answer (a ``go`` or
+        ``perft`` answers later, from its job); False when the session should
+        end (``quit``). It never raises: a bug becomes an ``internal`` answer."""
+        try:
+            return self._handle_line(raw)
+        except Exception as e:  # noqa: BLE001 - pragma: no cover - the handlers catch their own; last guard
+            self._internal(None, None, e)
+            return True
+
+    def _handle_line(self, raw: bytes) -> bool:
         if not raw.strip():
             return True                         # blank lines are ignored
         try:
-            req = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
-        except (ValueError, RecursionError) as e:
-            self._error(None, None, "bad_json", f"not a JSON line: {_short(str(e), 120)}")
+            req = _read_request(raw)
+        except ProtocolError as e:
+            self._error(None, None, e.code, e.message)
             return True
         rid = req.get("id") if isinstance(req, dict) else None
         if isinstance(rid, (dict, list)):
@@ -250,6 +357,12 @@ class Engine:
             return True
         if not isinstance(req, dict):
             self._error(None, None, "bad_request", f"a request is a JSON object, not {type(req).__name__}")
+            return True
+        problem = _unicode_problem(req)
+        if problem is not None:                 # nothing of it is read, and id/cmd are echoed only if they encode
+            cmd = req.get("cmd")
+            self._error(rid if _echoable(rid) else None, cmd if isinstance(cmd, str) and _valid_unicode(cmd)
+                        else None, "bad_request", problem)
             return True
         cmd = req.get("cmd")
         if not isinstance(cmd, str):
@@ -358,16 +471,10 @@ class Engine:
     def _bind(self, state: Any, seat: Optional[int]) -> None:
         self._state = state
         self._seat = seat
-        self._reveals = []
 
     def _push(self, state: Any, action: int) -> None:
-        """Play an action on the session's state, noting for a bound seat whether it showed it a card."""
-        if self._seat is None:
-            state.push(action)
-            return
-        before = state.view(self._seat)
+        """Play an action on the session's state."""
         state.push(action)
-        self._reveals.append(_reveals(before, state.view(self._seat)))
 
     def _after(self, state: Any) -> dict[str, Any]:
         """The fields every move-changing answer carries."""
@@ -521,14 +628,18 @@ class Engine:
         if count > len(history):
             raise ProtocolError("illegal_move", f"cannot take back {count} move(s): {len(history)} played since "
                                 "the game was started or loaded")
-        if self._seat is not None and any(self._reveals[len(self._reveals) - count:]):
-            raise ProtocolError("forbidden", f"a move to take back showed seat {self._seat} cards it had not seen "
-                                "(a draw, an auction or a weaving step): a seat-bound session cannot take it back")
+        if self._seat is not None:              # the undo rule: every move taken back, latest first
+            probe = st.clone()
+            for k in range(count):
+                if _undo_shows(probe, self._seat):
+                    raise ProtocolError("forbidden", f"{'the last move' if k == 0 else f'move {k + 1} from the end'} "
+                                        f"showed seat {self._seat} something its view before it did not determine "
+                                        "(a card, a deal, an auction, a weaving step) or was another player's: a "
+                                        "seat-bound session cannot take it back")
+                probe.pop()
         undone = []
         for _ in range(count):
             m = st.pop()
-            if self._seat is not None:
-                self._reveals.pop()
             p = st.current_player
             undone.append(_move(m) if self._visible(p) else None)
         return {"moves": undone, **self._after(st)}
