@@ -72,6 +72,7 @@ __all__ = [
     "skipped_warning",
     "format_summary",
     "plot",
+    "check_plot_path",
     "run",
     "elo_from_score",
     "tables",
@@ -262,13 +263,38 @@ def _import_attr(spec: str, path: str) -> Any:
     module, _, attr = path.partition(":")
     try:
         obj: Any = importlib.import_module(module)
-    except ImportError as e:
-        raise ValueError(f"agent spec {spec!r}: cannot import {module!r} ({e})") from None
+    except Exception as e:     # an arbitrary module may raise anything on import
+        raise ValueError(f"agent spec {spec!r}: cannot import {module!r} ({type(e).__name__}: {e})") from None
     for part in attr.split("."):
         if not hasattr(obj, part):
             raise ValueError(f"agent spec {spec!r}: module {module!r} has no attribute {attr!r}")
         obj = getattr(obj, part)
     return obj
+
+
+def _check_factory(spec: str, where: str, factory: Any, kwargs: Mapping[str, Any]) -> None:
+    """A ``module:attr`` factory must take ``seed=`` and the spec's keywords
+    and make an object with ``choose(state)``: checked once, when the spec is
+    read, so a function that is not an agent factory (``json:dumps``) is
+    refused before any game. Its signature is checked first, so a function
+    that cannot take those keywords is never called."""
+    call = f"{where}(seed=..." + "".join(f", {k}=..." for k in kwargs) + ")"
+    import inspect
+    try:
+        inspect.signature(factory).bind(seed=0, **kwargs)
+    except TypeError as e:
+        raise ValueError(f"agent spec {spec!r}: {where} is not an agent factory: it cannot be called as "
+                         f"{call} ({e})") from None
+    except ValueError:      # no signature to read (some builtins): the call below decides
+        pass
+    try:
+        made = factory(seed=0, **kwargs)
+    except Exception as e:
+        raise ValueError(f"agent spec {spec!r}: {where} is not an agent factory: {call} failed "
+                         f"({type(e).__name__}: {e})") from None
+    if not callable(getattr(made, "choose", None)):
+        raise ValueError(f"agent spec {spec!r}: {where} is not an agent: it has no choose(state) and "
+                         f"{call} made a {type(made).__name__} without one")
 
 
 def parse_agent(spec: Any) -> AgentEntry:
@@ -362,6 +388,7 @@ def parse_agent(spec: Any) -> AgentEntry:
     if not callable(getattr(obj, "choose", None)) or isinstance(obj, type):
         if not callable(obj):
             raise ValueError(f"agent spec {spec!r}: {name}:{attr} has no choose(state) and is not a factory")
+        _check_factory(spec, f"{name}:{attr}", obj, kwargs)
     elif kwargs:
         raise ValueError(f"agent spec {spec!r}: {name}:{attr} is an agent object; parameters need a factory")
     return AgentEntry(text, spec=text, obj=(obj, kwargs))
@@ -1834,8 +1861,60 @@ def plot(summary: Mapping[str, Any], path: Union[str, os.PathLike[str]]) -> None
                      fontsize="medium")
         ax.legend(loc="best", fontsize="small")
     fig.tight_layout()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(str(path), dpi=100)
     plt.close(fig)
+
+
+def check_plot_path(path: Union[str, os.PathLike[str]]) -> None:
+    """Refuse, before any game, a plot path that cannot take the PNG: not a
+    regular file, under a file, unwritable, or of a format matplotlib cannot
+    write (matplotlib itself is needed). Missing directories are created
+    when the plot is written.
+
+    :raises ValueError: naming the path and the problem; ImportError
+        without matplotlib.
+    """
+    import stat
+    p = os.fspath(path)
+    what = f"plot file {p!r}"
+    try:
+        from matplotlib.backend_bases import FigureCanvasBase
+    except ImportError:
+        raise ImportError("plots need matplotlib: pip install 'tabuleiro[arena]'") from None
+    suffix = os.path.splitext(p)[1].lower().lstrip(".")
+    kinds = FigureCanvasBase.get_supported_filetypes()
+    if suffix and suffix not in kinds:
+        raise ValueError(f"{what}: matplotlib cannot write .{suffix} files (it writes {', '.join(sorted(kinds))})")
+    try:
+        st: Optional[os.stat_result] = os.stat(p)
+    except FileNotFoundError:
+        st = None
+    except NotADirectoryError:
+        raise ValueError(f"{what} is under a file, not in a directory") from None
+    except OSError as e:
+        raise ValueError(f"{what} cannot be used: {e.strerror or e}") from None
+    if st is not None:
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError(f"{what} is {_stat_kind(st.st_mode)}, not a regular file")
+        probe = (os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK, False)
+    else:
+        ancestor = Path(os.path.abspath(p)).parent
+        while not ancestor.exists() and ancestor != ancestor.parent:
+            ancestor = ancestor.parent
+        if not ancestor.is_dir():
+            raise ValueError(f"{what} is under a file, not in a directory")
+        if ancestor != Path(os.path.abspath(p)).parent:
+            if not os.access(ancestor, os.W_OK | os.X_OK):
+                raise ValueError(f"{what} cannot be written: its directory {str(ancestor)!r} is not writable")
+            return
+        probe = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NONBLOCK, True)
+    try:
+        os.close(os.open(p, probe[0], 0o666))
+    except OSError as e:
+        raise ValueError(f"{what} cannot be written: {e.strerror or e}") from None
+    if probe[1]:
+        os.unlink(p)
 
 
 # ==========================================================================================
@@ -1969,6 +2048,8 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
     for name, v in (("out", out), ("plot_to", plot_to)):
         if v is not None and not isinstance(v, (str, os.PathLike)):
             raise TypeError(f"{name} must be a path, not {type(v).__name__}")
+    if plot_to is not None:
+        check_plot_path(plot_to)
     entries = [parse_agent(a) for a in agents]
     if not entries:
         raise ValueError("an arena needs at least one agent")
@@ -2099,6 +2180,10 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
     if rfile is not None:
         _note_skipped(summary, rfile.bad_lines)
     if plot_to is not None:
-        plot(summary, plot_to)
+        try:
+            plot(summary, plot_to)
+        except OSError as e:
+            raise ValueError(f"cannot write the plot {os.fspath(plot_to)!r}: {e.strerror or e} "
+                             f"(the games are saved)") from None
     return summary
 
