@@ -127,7 +127,7 @@ def test_an_unwritable_plot_is_refused_before_any_game(tmp_path: Path, capsys: p
                 raise PermissionError(13, "Permission denied", str(png))
             return real_open(p, flags, *a, **k)
 
-        monkeypatch.setattr(arena.os, "open", no_write)
+        monkeypatch.setattr(os, "open", no_write)
     out = tmp_path / "r.jsonl"
     rc, _, err = run_cli(capsys, "toy", "--agents", "greedy", "random", "--deals", "1", "--jobs", "1",
                          "--out", str(out), "--plot", str(png))

@@ -85,7 +85,7 @@ def test_a_fifo_swapped_in_after_the_stat_is_refused_after_the_open(tmp_path: Pa
     os.mkfifo(fifo)
     regular.write_bytes(b"")
     real_stat = os.stat
-    monkeypatch.setattr(arena.os, "stat", lambda p, *a, **k: real_stat(regular) if os.fspath(p) == str(fifo)
+    monkeypatch.setattr(os, "stat", lambda p, *a, **k: real_stat(regular) if os.fspath(p) == str(fifo)
                         else real_stat(p, *a, **k))
     errors: list[BaseException] = []
 
@@ -131,7 +131,7 @@ def test_out_unwritable_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture
                 raise PermissionError(13, "Permission denied", str(out))
             return real_open(p, flags, *a, **k)
 
-        monkeypatch.setattr(arena.os, "open", no_write)
+        monkeypatch.setattr(os, "open", no_write)
     rc, _, err = run_cli(capsys, *TOY_CLI, "--out", str(out))
     assert rc == 2 and "cannot be opened for writing: Permission denied" in err, err
     assert out.read_bytes() == before
