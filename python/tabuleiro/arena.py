@@ -17,8 +17,10 @@ command is a thin front end; docs/arena.md is the guide):
   agent's win share (ties split) with a 95% interval against the fair share,
   mean score and margin, and an OpenSkill Plackett-Luce rating.
 * **Running** (:func:`run`): local worker processes or Ray, a live progress
-  bar, one JSON line per game appended to a results file that a re-run
-  resumes from, and a ``plot``.
+  bar, one JSON line per game appended to a results file after its run
+  header, which a re-run of the same run resumes from (:class:`ResultsFile`:
+  another run's file, or a file that is not a results file, is refused
+  unchanged), and a ``plot``.
 
 >>> from tabuleiro import arena
 >>> arena.parse_agent("ismcts:iterations=2000,c=0.7,rollout=heuristic").label
@@ -2045,9 +2047,9 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
     for name, v in (("force_new", force_new), ("progress", progress)):
         if not isinstance(v, bool):
             raise TypeError(f"{name} must be True or False, not {v!r}")
-    for name, v in (("out", out), ("plot_to", plot_to)):
-        if v is not None and not isinstance(v, (str, os.PathLike)):
-            raise TypeError(f"{name} must be a path, not {type(v).__name__}")
+    for name, where in (("out", out), ("plot_to", plot_to)):
+        if where is not None and not isinstance(where, (str, os.PathLike)):
+            raise TypeError(f"{name} must be a path, not {type(where).__name__}")
     if plot_to is not None:
         check_plot_path(plot_to)
     entries = [parse_agent(a) for a in agents]
