@@ -176,7 +176,8 @@ AGENTS = ["greedy", "flatmc:iterations=40"]
 def test_twenty_deals_one_line_per_game_resume_and_recompute(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     s1 = arena.run("capivarias", AGENTS, deals=20, seed=11, out=out, jobs=1)
-    lines = out.read_text().splitlines()
+    header, *lines = out.read_text().splitlines()     # the run header, then one line per game
+    assert json.loads(header)["run"] == "tabuleiro arena"
     assert len(lines) == 40 == s1["games"]
     recs = [json.loads(x) for x in lines]
     assert len({(r["deal_seed"], tuple(r["seats"])) for r in recs}) == 40
@@ -196,15 +197,16 @@ def test_twenty_deals_one_line_per_game_resume_and_recompute(tmp_path: Path) -> 
     torn = before[: len(before) - len(lines[-1]) // 2 - 1]
     out.write_bytes(torn)
     s3 = arena.run("capivarias", AGENTS, deals=20, seed=11, out=out, jobs=1)
-    after = out.read_text().splitlines()
+    header2, *after = out.read_text().splitlines()
+    assert header2 == header
     assert len(after) == 40 and after[:39] == lines[:39]
     assert {k: v for k, v in json.loads(after[39]).items() if k != "us"} == \
         {k: v for k, v in json.loads(lines[39]).items() if k != "us"}
     assert no_timing(s3) == no_timing(s1) and arena.summarize_file(out) == s3
     # a game missing from the middle is played again (and only it)
-    out.write_text("\n".join(after[:5] + after[6:]) + "\n")
+    out.write_text("\n".join([header] + after[:5] + after[6:]) + "\n")
     arena.run("capivarias", AGENTS, deals=20, seed=11, out=out, jobs=1)
-    assert len(out.read_text().splitlines()) == 40
+    assert len(out.read_text().splitlines()) == 1 + 40
     assert no_timing(arena.summarize_file(out)) == no_timing(s1)
 
 
@@ -464,7 +466,7 @@ def test_cli_arena_json_resume_and_errors(tmp_path: Path) -> None:
     a = cli(*args)
     assert a.returncode == 0, a.stderr
     s = json.loads(a.stdout)
-    assert s["sprt"]["elo1"] == 300 and s["games"] == len(out.read_text().splitlines()) == 10
+    assert s["sprt"]["elo1"] == 300 and s["games"] == len(out.read_text().splitlines()) - 1 == 10   # + header
     b = cli(*args)
     assert json.loads(b.stdout)["standings"] == s["standings"]
     c = cli("capivarias", "--agents", "greedy", "random", "--deals", "2", "--jobs", "1", "--no-progress")

@@ -16,11 +16,12 @@ result.
     tabuleiro arena GAME [--players N] [--expansion] --agents SPEC SPEC... --deals N
                    [--seed S] [--out FILE.jsonl] [--jobs N] [--backend local|ray [--address ADDR]]
                    [--sprt elo0=0 elo1=10 alpha=0.05 beta=0.05] [--plot FILE.png]
-                   [--schedule all|cycle] [--json] [--no-progress]
+                   [--schedule all|cycle] [--json] [--no-progress] [--force-new]
 
 plays every deal once per seat rotation of every table of agents, appends one
-JSON line per game to FILE.jsonl (a re-run resumes), and prints the summary
-(docs/arena.md).
+JSON line per game to FILE.jsonl after its run header (a re-run of the same
+run resumes; another run's file is refused unless --force-new), and prints
+the summary (docs/arena.md).
 
     tabuleiro engine
 
@@ -106,12 +107,20 @@ def _arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         summary = arena.run(args.game, args.agents, params=params, deals=args.deals, seed=args.seed,
                             out=args.out, jobs=args.jobs, backend=args.backend, address=args.address,
                             sprt=sprt, plot_to=args.plot, schedule_mode=args.schedule,
-                            progress=not args.no_progress and not args.json)
-    except (ValueError, ImportError) as e:
+                            progress=not args.no_progress and not args.json, force_new=args.force_new)
+    except (ValueError, TypeError, ImportError) as e:
         parser.error(str(e))
     except KeyboardInterrupt:
         print("interrupted: the games played so far are in the results file; run again to resume", file=sys.stderr)
         return 130
+    except OSError as e:      # e.g. the disk filled up mid-run: every line written before is whole
+        print(f"tabuleiro arena: error: {e.strerror or e}"
+              + (f" ({e.filename})" if e.filename else "")
+              + "; the games played so far are in the results file", file=sys.stderr)
+        return 1
+    warning = arena.skipped_warning(summary)
+    if warning:
+        print(f"tabuleiro arena: {warning}", file=sys.stderr)
     if args.json:
         print(json.dumps(summary, indent=1))
     else:
@@ -141,7 +150,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ar.add_argument("--deals", type=int, required=True, help="deals (seeds) to play, each in every seat rotation")
     ar.add_argument("--seed", type=int, default=0, help="master seed of the deals (default 0)")
     ar.add_argument("--out", default=None, metavar="FILE.jsonl",
-                    help="append one JSON line per game; a re-run with the same file resumes")
+                    help="a regular file or a new path: the run's header, then one JSON line per game; "
+                         "a re-run of the same run resumes, another run's file is refused")
     ar.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")
     ar.add_argument("--backend", choices=["local", "ray"], default="local")
     ar.add_argument("--address", default=None, help="Ray cluster address (default: start a local instance)")
@@ -152,6 +162,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     help="every table plays every deal (all), or one table per deal in turn (cycle)")
     ar.add_argument("--json", action="store_true", help="print the summary as JSON")
     ar.add_argument("--no-progress", action="store_true", help="no live progress bar")
+    ar.add_argument("--force-new", action="store_true",
+                    help="empty an existing results file (of any run) and start over")
     sub.add_parser("engine", help="the JSON-lines engine protocol on stdin/stdout (docs/protocol.md)",
                    description="Answer JSON requests read one a line from stdin with one JSON line each on "
                                "stdout, for frontends in any language (docs/protocol.md).")

@@ -17,8 +17,10 @@ command is a thin front end; docs/arena.md is the guide):
   agent's win share (ties split) with a 95% interval against the fair share,
   mean score and margin, and an OpenSkill Plackett-Luce rating.
 * **Running** (:func:`run`): local worker processes or Ray, a live progress
-  bar, one JSON line per game appended to a results file that a re-run
-  resumes from, and a ``plot``.
+  bar, one JSON line per game appended to a results file after its run
+  header, which a re-run of the same run resumes from (:class:`ResultsFile`:
+  another run's file, or a file that is not a results file, is refused
+  unchanged), and a ``plot``.
 
 >>> from tabuleiro import arena
 >>> arena.parse_agent("ismcts:iterations=2000,c=0.7,rollout=heuristic").label
@@ -49,6 +51,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
 from . import agents as _agents
+from ._errors import TabuleiroError
 from ._game import Game, load_game
 
 __all__ = [
@@ -59,10 +62,19 @@ __all__ = [
     "schedule",
     "deal_seed",
     "read_results",
+    "read_scan",
+    "scan_results",
+    "check_record",
+    "run_header",
+    "ResultsFile",
+    "ResultsFileError",
+    "ResultsScan",
     "summarize",
     "summarize_file",
+    "skipped_warning",
     "format_summary",
     "plot",
+    "check_plot_path",
     "run",
     "elo_from_score",
     "tables",
@@ -253,13 +265,38 @@ def _import_attr(spec: str, path: str) -> Any:
     module, _, attr = path.partition(":")
     try:
         obj: Any = importlib.import_module(module)
-    except ImportError as e:
-        raise ValueError(f"agent spec {spec!r}: cannot import {module!r} ({e})") from None
+    except Exception as e:     # an arbitrary module may raise anything on import
+        raise ValueError(f"agent spec {spec!r}: cannot import {module!r} ({type(e).__name__}: {e})") from None
     for part in attr.split("."):
         if not hasattr(obj, part):
             raise ValueError(f"agent spec {spec!r}: module {module!r} has no attribute {attr!r}")
         obj = getattr(obj, part)
     return obj
+
+
+def _check_factory(spec: str, where: str, factory: Any, kwargs: Mapping[str, Any]) -> None:
+    """A ``module:attr`` factory must take ``seed=`` and the spec's keywords
+    and make an object with ``choose(state)``: checked once, when the spec is
+    read, so a function that is not an agent factory (``json:dumps``) is
+    refused before any game. Its signature is checked first, so a function
+    that cannot take those keywords is never called."""
+    call = f"{where}(seed=..." + "".join(f", {k}=..." for k in kwargs) + ")"
+    import inspect
+    try:
+        inspect.signature(factory).bind(seed=0, **kwargs)
+    except TypeError as e:
+        raise ValueError(f"agent spec {spec!r}: {where} is not an agent factory: it cannot be called as "
+                         f"{call} ({e})") from None
+    except ValueError:      # no signature to read (some builtins): the call below decides
+        pass
+    try:
+        made = factory(seed=0, **kwargs)
+    except Exception as e:
+        raise ValueError(f"agent spec {spec!r}: {where} is not an agent factory: {call} failed "
+                         f"({type(e).__name__}: {e})") from None
+    if not callable(getattr(made, "choose", None)):
+        raise ValueError(f"agent spec {spec!r}: {where} is not an agent: it has no choose(state) and "
+                         f"{call} made a {type(made).__name__} without one")
 
 
 def parse_agent(spec: Any) -> AgentEntry:
@@ -353,6 +390,7 @@ def parse_agent(spec: Any) -> AgentEntry:
     if not callable(getattr(obj, "choose", None)) or isinstance(obj, type):
         if not callable(obj):
             raise ValueError(f"agent spec {spec!r}: {name}:{attr} has no choose(state) and is not a factory")
+        _check_factory(spec, f"{name}:{attr}", obj, kwargs)
     elif kwargs:
         raise ValueError(f"agent spec {spec!r}: {name}:{attr} is an agent object; parameters need a factory")
     return AgentEntry(text, spec=text, obj=(obj, kwargs))
@@ -740,39 +778,469 @@ class _Ray:
 
 
 # ==========================================================================================
-# Results files
+# Results files (records): the run header, record validation, reading, resuming
 # ==========================================================================================
+
+class ResultsFileError(TabuleiroError):
+    """A results file (``out=``, ``--out``) that the arena will not read or
+    write: not a regular file, not a results file, another run's file, or one
+    it cannot open. Nothing in the file has been changed when it is raised.
+
+    >>> read_results("/")
+    Traceback (most recent call last):
+    ...
+    tabuleiro.arena.ResultsFileError: results file '/' is a directory, not a regular file
+    """
+
+
+#: The first bytes of every line the arena writes: a line cut off inside
+#: them, or after them, is a torn record of ours.
+_OUR_PREFIX = b'{"v":1,'
+#: The value of a header's ``run`` field.
+HEADER_MARK = "tabuleiro arena"
+#: The run parameters a header holds: a resume must match every one.
+HEADER_FIELDS = ("game", "params", "players", "seed", "agents", "schedule")
+#: No line the arena writes comes near this; a longer line is not a record.
+MAX_LINE_BYTES = 1 << 24
+_REQUIRED = ("game", "params", "deal_seed", "seats", "returns", "scores")
+
+
+def run_header(game: str, params: Mapping[str, Any], players: int, seed: int, agents: Sequence[str],
+               schedule_mode: str) -> dict[str, Any]:
+    """The header record of a run: the first line of its results file, what a
+    resume must match (the deal count may grow or shrink; SPRT, jobs and
+    backend do not change any game)."""
+    return {"v": RECORD_VERSION, "run": HEADER_MARK, "game": game, "params": dict(params), "players": players,
+            "seed": seed, "agents": list(agents), "schedule": schedule_mode}
+
+
+def is_header(obj: Any) -> bool:
+    """Whether a decoded line is a run header (of any version)."""
+    return isinstance(obj, Mapping) and obj.get("run") == HEADER_MARK
+
+
+def _is_int(x: Any, lo: int = 0, hi: int = _MASK) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and lo <= x <= hi
+
+
+def _is_num(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _is_param_value(x: Any) -> bool:
+    return x is None or isinstance(x, (str, bool)) or _is_num(x)
+
+
+def _header_problem(h: Any) -> Optional[str]:
+    """Why a decoded header line is not a usable header, or None."""
+    if h.get("v") != RECORD_VERSION:
+        return f"its header has version {h.get('v')!r}; this tabuleiro reads version {RECORD_VERSION}"
+    if not (isinstance(h.get("game"), str) and isinstance(h.get("params"), dict)
+            and all(isinstance(k, str) and _is_param_value(v) for k, v in h["params"].items())
+            and _is_int(h.get("players"), 1, 64) and _is_int(h.get("seed"))
+            and isinstance(h.get("agents"), list) and h["agents"]
+            and all(isinstance(a, str) for a in h["agents"]) and h.get("schedule") in ("all", "cycle")):
+        return "its header is malformed"
+    return None
+
+
+def check_record(rec: Any, header: Optional[Mapping[str, Any]] = None) -> Optional[str]:
+    """Why ``rec`` is not a valid game record (of the run ``header``, when
+    given), or None when it is. One place for the schema of a record:
+
+    * ``game`` a string, ``params`` an object of scalars; ``seats`` a
+      non-empty list of labels; ``returns`` and ``scores`` finite numbers,
+      one a seat; ``deal_seed`` and, when present, ``seed`` integers in
+      [0, 2**64), ``deal`` a non-negative integer; ``agents`` labels holding
+      every seat.
+    * When present: ``moves`` action ids, ``movers`` seats, ``us``
+      non-negative integers and ``iters`` (or null) integers or nulls, all as
+      long as ``moves``.
+    * With a header: the header's game, parameters, seed, agents and number
+      of players.
+
+    >>> check_record({"game": "toy", "params": {}, "deal_seed": 1, "seats": ["a", "b"], "returns": [1.0],
+    ...               "scores": [3, 1]})
+    'returns has 1 entries for 2 seats'
+    """
+    if not isinstance(rec, Mapping):
+        return f"a record is a JSON object, not {type(rec).__name__}"
+    if is_header(rec):
+        return "a run header in the middle of the file"
+    missing = [k for k in _REQUIRED if k not in rec]
+    if missing:
+        return f"no {missing[0]!r} field"
+    if not isinstance(rec["game"], str):
+        return "game is not a string"
+    params = rec["params"]
+    if not isinstance(params, dict) or not all(isinstance(k, str) and _is_param_value(v) for k, v in params.items()):
+        return "params is not an object of numbers, strings and booleans"
+    seats = rec["seats"]
+    if not isinstance(seats, list) or not seats or not all(isinstance(s, str) for s in seats):
+        return "seats is not a non-empty list of agent labels"
+    n = len(seats)
+    for k in ("returns", "scores"):
+        v = rec[k]
+        if not isinstance(v, list) or not all(_is_num(x) for x in v):
+            return f"{k} is not a list of finite numbers"
+        if len(v) != n:
+            return f"{k} has {len(v)} entries for {n} seats"
+    if not _is_int(rec["deal_seed"]):
+        return "deal_seed is not an integer in [0, 2**64)"
+    if "seed" in rec and not _is_int(rec["seed"]):
+        return "seed is not an integer in [0, 2**64)"
+    if "deal" in rec and not _is_int(rec["deal"]):
+        return "deal is not a non-negative integer"
+    if "agents" in rec:
+        ags = rec["agents"]
+        if not isinstance(ags, list) or not all(isinstance(a, str) for a in ags):
+            return "agents is not a list of agent labels"
+        if not set(seats) <= set(ags):
+            return "seats name an agent that is not in agents"
+    moves = rec.get("moves")
+    if moves is not None:
+        if not isinstance(moves, list) or not all(_is_int(m, 0, 1 << 31) for m in moves):
+            return "moves is not a list of action ids"
+        for k in ("movers", "us"):
+            v = rec.get(k)
+            if v is None:
+                continue
+            hi = n - 1 if k == "movers" else _MASK
+            if not isinstance(v, list) or not all(_is_int(x, 0, hi) for x in v):
+                return f"{k} is not a list of " + ("seats" if k == "movers" else "non-negative integers")
+            if len(v) != len(moves):
+                return f"{k} has {len(v)} entries for {len(moves)} moves"
+        its = rec.get("iters")
+        if its is not None:
+            if not isinstance(its, list) or not all(x is None or _is_int(x) for x in its):
+                return "iters is not a list of integers or nulls"
+            if len(its) != len(moves):
+                return f"iters has {len(its)} entries for {len(moves)} moves"
+    elif rec.get("movers") is not None or rec.get("us") is not None or rec.get("iters") is not None:
+        return "movers, us or iters without moves"
+    if header is not None:
+        if rec["game"] != header["game"] or rec["params"] != header["params"]:
+            return "a game or parameters other than the run's"
+        if rec.get("seed", header["seed"]) != header["seed"]:
+            return "a seed other than the run's"
+        if "agents" in rec and rec["agents"] != header["agents"]:
+            return "agents other than the run's"
+        if not set(seats) <= set(header["agents"]):
+            return "seats name an agent that is not in the run"
+        if n != header["players"]:
+            return f"{n} seats in a {header['players']}-player run"
+    return None
+
+
+def _header_mismatch(found: Mapping[str, Any], expected: Mapping[str, Any]) -> list[str]:
+    """The run parameters in which a file's header differs from this run's
+    (the master seed is named, never shown)."""
+    out = []
+    for k in HEADER_FIELDS:
+        if found.get(k) != expected.get(k):
+            out.append(f"{k} (the file's seed differs)" if k == "seed" else
+                       f"{k} (the file's {found.get(k)!r}, this run's {expected.get(k)!r})")
+    return out
+
+
+def _legacy_mismatch(rec: Mapping[str, Any], expected: Mapping[str, Any]) -> Optional[str]:
+    """How a record of a file without header (written before headers existed)
+    differs from this run, or None."""
+    if rec["game"] != expected["game"] or rec["params"] != expected["params"]:
+        return f"game (the file's {rec['game']!r} {rec['params']!r}, this run's {expected['game']!r} " \
+               f"{expected['params']!r})"
+    if rec.get("seed") != expected["seed"]:
+        return "seed (the file's seed differs)"
+    if rec.get("agents") != expected["agents"]:
+        return f"agents (the file's {rec.get('agents')!r}, this run's {expected['agents']!r})"
+    if len(rec["seats"]) != expected["players"]:
+        return f"players (the file's {len(rec['seats'])}, this run's {expected['players']})"
+    return None
+
+
+@dataclass
+class ResultsScan:
+    """What a results file holds: its ``header`` (None in a file written
+    before headers), its valid game ``records`` in file order, the 1-based
+    numbers of the lines skipped as unreadable or not records of the run
+    (``bad_lines``), and how its last line ends (``tail``: ``"newline"``;
+    ``"complete"``, a valid line missing only its newline; ``"torn"``, a cut
+    off line of ours, at byte ``tail_offset``; ``"bad"``, another unterminated
+    line, also in ``bad_lines``). ``empty``: no line at all (or only a torn
+    one)."""
+
+    header: Optional[dict[str, Any]] = None
+    records: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    bad_lines: list[int] = dataclasses.field(default_factory=list)
+    tail: str = "newline"
+    tail_offset: int = 0
+    empty: bool = True
+
+
+def _is_torn_ours(line: bytes) -> bool:
+    """A line cut off while the arena wrote it: it starts as our lines do."""
+    return line.startswith(_OUR_PREFIX) or _OUR_PREFIX.startswith(line)
+
+
+def _iter_lines(f: Any) -> Iterable[tuple[int, Optional[bytes], bool]]:
+    """(offset, line without its newline or None if longer than
+    MAX_LINE_BYTES, whether it ended with a newline), reading at most
+    MAX_LINE_BYTES + 1 bytes of a line into memory."""
+    off = 0
+    while True:
+        line = f.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return
+        if line.endswith(b"\n"):
+            yield off, line[:-1], True
+            off += len(line)
+            continue
+        if len(line) <= MAX_LINE_BYTES:
+            yield off, line, False
+            return
+        size = len(line)
+        ended = False
+        while True:
+            more = f.readline(1 << 20)
+            size += len(more)
+            if not more:
+                break
+            if more.endswith(b"\n"):
+                ended = True
+                break
+        yield off, None, ended
+        off += size
+
+
+def _decode(line: Optional[bytes]) -> Any:
+    if line is None:
+        return None
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+
+
+def scan_results(f: Any, *, name: str = "results file") -> ResultsScan:
+    """Read an open binary results file (see :class:`ResultsScan`).
+
+    :raises ResultsFileError: if its first line is neither a run header nor a
+        game record: it is not a results file.
+    """
+    scan = ResultsScan()
+    first = True
+    for lineno, (off, line, ended) in enumerate(_iter_lines(f), start=1):
+        if not ended and line is not None and _is_torn_ours(line) and _decode(line) is None:
+            scan.tail, scan.tail_offset = "torn", off
+            break
+        obj = _decode(line)
+        if first:
+            first = False
+            if is_header(obj):
+                problem = _header_problem(obj)
+                if problem is not None:
+                    raise ResultsFileError(f"{name} cannot be resumed: {problem}")
+                scan.header = obj
+            elif check_record(obj) is None:
+                scan.records.append(obj)
+            else:
+                raise ResultsFileError(f"{name} is not an arena results file: its first line is not a run "
+                                       f"header or a game record; give a new --out path")
+            scan.empty = False
+        elif check_record(obj, scan.header) is None:
+            scan.records.append(obj)
+        else:
+            scan.bad_lines.append(lineno)
+        if not ended:
+            scan.tail = "bad" if scan.bad_lines and scan.bad_lines[-1] == lineno else "complete"
+    return scan
+
+
+def _stat_kind(mode: int) -> str:
+    import stat
+    for test, what in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return what
+    return "not a regular file"
+
+
+def _open_regular(path: Union[str, os.PathLike[str]], *, write: bool) -> int:
+    """A file descriptor of the regular file at ``path`` (created if
+    ``write`` and missing, with its directories). Anything else (a
+    directory, a FIFO, a device, a socket) is refused before it is opened
+    and again after (O_NONBLOCK: a FIFO swapped in between cannot block the
+    open), so nothing reads without end or hangs.
+
+    :raises ResultsFileError: naming the path and the problem.
+    """
+    import stat
+    p = os.fspath(path)
+    what = f"results file {p!r}"
+    try:
+        st: Optional[os.stat_result] = os.stat(p)
+    except FileNotFoundError:
+        st = None
+    except NotADirectoryError:
+        raise ResultsFileError(f"{what} is under a file, not in a directory") from None
+    except OSError as e:
+        raise ResultsFileError(f"{what} cannot be used: {e.strerror or e}") from None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise ResultsFileError(f"{what} is {_stat_kind(st.st_mode)}, not a regular file")
+    if st is None:
+        if not write:
+            raise ResultsFileError(f"{what} does not exist")
+        parent = Path(p).parent
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise ResultsFileError(f"{what} is under a file, not in a directory") from None
+        except OSError as e:
+            raise ResultsFileError(f"{what}: cannot create its directory {str(parent)!r}: "
+                                   f"{e.strerror or e}") from None
+    flags = (os.O_RDWR | os.O_APPEND | os.O_CREAT) if write else os.O_RDONLY
+    flags |= os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(p, flags, 0o666)
+    except NotADirectoryError:
+        raise ResultsFileError(f"{what} is under a file, not in a directory") from None
+    except OSError as e:
+        raise ResultsFileError(f"{what} cannot be opened for {'writing' if write else 'reading'}: "
+                               f"{e.strerror or e}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ResultsFileError(f"{what} is {_stat_kind(st.st_mode)}, not a regular file")
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+class ResultsFile:
+    """A results file open for a run: checked, repaired, locked, appended to.
+
+    Opening reads the file (:func:`scan_results`) and refuses, changing
+    nothing, a file that is not a results file or holds another run (its
+    header, or for a file without one its records, differ from this run's
+    ``header``). Only then it repairs the end: a torn record of ours is cut
+    off, a last line missing its newline gets one. A new or empty file gets
+    the header. ``force_new``: an existing results file (of any run) is
+    emptied first; a file that is not a results file is still refused.
+    """
+
+    def __init__(self, path: Union[str, os.PathLike[str]], header: Mapping[str, Any], *,
+                 force_new: bool = False) -> None:
+        self.path = os.fspath(path)
+        name = f"results file {self.path!r}"
+        fd = _open_regular(path, write=True)
+        try:
+            try:
+                import fcntl
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except ImportError:       # pragma: no cover - not POSIX
+                pass
+            except OSError:
+                raise ResultsFileError(f"{name} is in use by another arena run") from None
+            with open(os.dup(fd), "rb") as f:
+                scan = scan_results(f, name=name)
+            if force_new and not scan.empty:
+                os.ftruncate(fd, 0)
+                scan = ResultsScan()
+            if scan.header is not None:
+                diff = _header_mismatch(scan.header, header)
+                if diff:
+                    raise ResultsFileError(f"{name} holds another run: its {'; '.join(diff)}. Resume with the "
+                                           f"same game, parameters, seed, agents and schedule, or start over "
+                                           f"with --force-new (force_new=True) or a new file")
+            elif not scan.empty:
+                for rec in scan.records:
+                    diff1 = _legacy_mismatch(rec, header)
+                    if diff1 is not None:
+                        raise ResultsFileError(f"{name} (written without a run header) holds another run: its "
+                                               f"{diff1}. Resume with the same game, parameters, seed and agents, "
+                                               f"or start over with --force-new (force_new=True) or a new file")
+            if scan.tail == "torn":
+                os.ftruncate(fd, scan.tail_offset)
+            elif scan.tail in ("complete", "bad"):
+                _write_all(fd, b"\n")
+            if scan.empty:
+                _write_all(fd, (_ENCODE(dict(header)) + "\n").encode())
+                scan.header = dict(header)
+        except BaseException:
+            os.close(fd)
+            raise
+        self.fd: Optional[int] = fd
+        self.scan = scan
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        return self.scan.records
+
+    @property
+    def bad_lines(self) -> list[int]:
+        return self.scan.bad_lines
+
+    def append(self, records: Sequence[Mapping[str, Any]]) -> None:
+        """One line per record, in one write."""
+        assert self.fd is not None
+        _write_all(self.fd, "".join(_ENCODE(r) + "\n" for r in records).encode())
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
 
 def _key(rec: Mapping[str, Any]) -> tuple[Any, ...]:
     """What identifies a game: the game and its parameters, the deal and who sits where."""
     return (rec["game"], tuple(sorted(rec["params"].items())), rec["deal_seed"], tuple(rec["seats"]))
 
 
-def read_results(path: Union[str, os.PathLike[str]], *, repair: bool = False) -> list[dict[str, Any]]:
-    """The game records of a results file, in file order. A torn last line (a
-    crash mid-write) is skipped; with ``repair=True`` it is also cut off the
-    file so appends start on a fresh line. Other unreadable lines are skipped."""
-    p = Path(path)
-    if not p.exists():
-        return []
-    data = p.read_bytes()
-    if data and not data.endswith(b"\n"):
-        cut = data.rfind(b"\n") + 1
-        if repair:
-            with open(p, "r+b") as f:
-                f.truncate(cut)
-        data = data[:cut]
-    out = []
-    for line in data.splitlines():
-        if not line.strip():
-            continue
+def read_scan(path: Union[str, os.PathLike[str]], *, repair: bool = False) -> ResultsScan:
+    """:func:`scan_results` of the file at ``path`` (a missing file is empty).
+    ``repair=True`` cuts a torn last record of ours off the file and ends a
+    complete or unreadable last line with a newline, as a resume does.
+
+    :raises ResultsFileError: for a path that is not a regular file or not a
+        results file.
+    """
+    if not os.path.lexists(os.fspath(path)):
+        return ResultsScan()
+    fd = _open_regular(path, write=False)
+    with open(fd, "rb") as f:
+        scan = scan_results(f, name=f"results file {os.fspath(path)!r}")
+    if repair and scan.tail != "newline":
+        fd = _open_regular(path, write=True)
         try:
-            rec = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(rec, dict) and {"game", "params", "deal_seed", "seats", "returns"} <= rec.keys():
-            out.append(rec)
-    return out
+            if scan.tail == "torn":
+                os.ftruncate(fd, scan.tail_offset)
+            else:
+                _write_all(fd, b"\n")
+        finally:
+            os.close(fd)
+    return scan
+
+
+def read_results(path: Union[str, os.PathLike[str]], *, repair: bool = False) -> list[dict[str, Any]]:
+    """The valid game records of a results file, in file order (the header
+    and skipped lines are in :func:`read_scan`). A torn last record (a crash
+    mid-write) is skipped and, with ``repair=True``, cut off the file; lines
+    that are not valid records of the file's run are skipped
+    (:func:`check_record`).
+
+    :raises ResultsFileError: for a path that is not a regular file or not a
+        results file.
+    """
+    return read_scan(path, repair=repair).records
 
 
 # ==========================================================================================
@@ -1070,7 +1538,10 @@ def summarize(records: Iterable[Mapping[str, Any]], *, agents: Optional[Sequence
     """
     recs = []
     keys = set()
-    for r in records:        # a game listed twice counts once
+    for i, r in enumerate(records):        # a game listed twice counts once
+        problem = check_record(r)
+        if problem is not None:
+            raise ValueError(f"record {i} is not a valid game record: {problem}")
         gk = _key(r)
         if gk not in keys:
             keys.add(gk)
@@ -1081,6 +1552,8 @@ def summarize(records: Iterable[Mapping[str, Any]], *, agents: Optional[Sequence
     for r in recs:
         if r["game"] != g0["game"] or r["params"] != g0["params"]:
             raise ValueError(f"records of different games: {g0['game']} {g0['params']} and {r['game']} {r['params']}")
+        if len(r["seats"]) != len(g0["seats"]):
+            raise ValueError(f"records of {len(g0['seats'])} and of {len(r['seats'])} players")
     labels = list(agents) if agents is not None else _agent_order(recs)
     index = {a: i for i, a in enumerate(labels)}
     for r in recs:
@@ -1261,8 +1734,34 @@ def _timing(recs: Sequence[Mapping[str, Any]], labels: Sequence[str], index: Map
 
 def summarize_file(path: Union[str, os.PathLike[str]], *, agents: Optional[Sequence[str]] = None,
                    sprt: Optional[SPRT] = None) -> Summary:
-    """:func:`summarize` of a results file, from its lines alone."""
-    return summarize(read_results(path), agents=agents, sprt=sprt)
+    """:func:`summarize` of a results file, from its lines alone: its run
+    header's agents (when ``agents`` is not given) and its valid records.
+    Skipped lines (:func:`read_scan`) are listed in ``skipped_lines``.
+
+    :raises ResultsFileError: for a path that is not a regular file or not a
+        results file.
+    """
+    scan = read_scan(path)
+    if agents is None and scan.header is not None:
+        agents = scan.header["agents"]
+    return _note_skipped(summarize(scan.records, agents=agents, sprt=sprt), scan.bad_lines)
+
+
+def _note_skipped(summary: Summary, bad_lines: Sequence[int]) -> Summary:
+    """Record in a summary the lines of its file that were skipped."""
+    if bad_lines:
+        summary["skipped_lines"] = list(bad_lines)
+    return summary
+
+
+def skipped_warning(summary: Mapping[str, Any]) -> Optional[str]:
+    """The warning line for the skipped lines of a summary's file, or None."""
+    bad = summary.get("skipped_lines")
+    if not bad:
+        return None
+    shown = ", ".join(str(n) for n in bad[:10]) + (", ..." if len(bad) > 10 else "")
+    return (f"warning: {len(bad)} line{'s' if len(bad) > 1 else ''} of the results file skipped "
+            f"(line {shown}): not a valid game record of this run")
 
 
 def _num(x: Optional[float], fmt: str) -> str:
@@ -1303,6 +1802,9 @@ def format_summary(s: Mapping[str, Any]) -> str:
                      f"{_num(tm.get('iterations_per_move'), '9.0f')}")
     if s.get("note"):
         lines.append(s["note"])
+    warn = skipped_warning(s)
+    if warn:
+        lines.append(warn)
     return "\n".join(lines)
 
 
@@ -1361,8 +1863,60 @@ def plot(summary: Mapping[str, Any], path: Union[str, os.PathLike[str]]) -> None
                      fontsize="medium")
         ax.legend(loc="best", fontsize="small")
     fig.tight_layout()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(str(path), dpi=100)
     plt.close(fig)
+
+
+def check_plot_path(path: Union[str, os.PathLike[str]]) -> None:
+    """Refuse, before any game, a plot path that cannot take the PNG: not a
+    regular file, under a file, unwritable, or of a format matplotlib cannot
+    write (matplotlib itself is needed). Missing directories are created
+    when the plot is written.
+
+    :raises ValueError: naming the path and the problem; ImportError
+        without matplotlib.
+    """
+    import stat
+    p = os.fspath(path)
+    what = f"plot file {p!r}"
+    try:
+        from matplotlib.backend_bases import FigureCanvasBase
+    except ImportError:
+        raise ImportError("plots need matplotlib: pip install 'tabuleiro[arena]'") from None
+    suffix = os.path.splitext(p)[1].lower().lstrip(".")
+    kinds = FigureCanvasBase.get_supported_filetypes()
+    if suffix and suffix not in kinds:
+        raise ValueError(f"{what}: matplotlib cannot write .{suffix} files (it writes {', '.join(sorted(kinds))})")
+    try:
+        st: Optional[os.stat_result] = os.stat(p)
+    except FileNotFoundError:
+        st = None
+    except NotADirectoryError:
+        raise ValueError(f"{what} is under a file, not in a directory") from None
+    except OSError as e:
+        raise ValueError(f"{what} cannot be used: {e.strerror or e}") from None
+    if st is not None:
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError(f"{what} is {_stat_kind(st.st_mode)}, not a regular file")
+        probe = (os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK, False)
+    else:
+        ancestor = Path(os.path.abspath(p)).parent
+        while not ancestor.exists() and ancestor != ancestor.parent:
+            ancestor = ancestor.parent
+        if not ancestor.is_dir():
+            raise ValueError(f"{what} is under a file, not in a directory")
+        if ancestor != Path(os.path.abspath(p)).parent:
+            if not os.access(ancestor, os.W_OK | os.X_OK):
+                raise ValueError(f"{what} cannot be written: its directory {str(ancestor)!r} is not writable")
+            return
+        probe = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NONBLOCK, True)
+    try:
+        os.close(os.open(p, probe[0], 0o666))
+    except OSError as e:
+        raise ValueError(f"{what} cannot be written: {e.strerror or e}") from None
+    if probe[1]:
+        os.unlink(p)
 
 
 # ==========================================================================================
@@ -1449,15 +2003,18 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
         params: Optional[Mapping[str, Any]] = None, out: Optional[Union[str, os.PathLike[str]]] = None,
         jobs: Optional[int] = None, backend: str = "local", address: Optional[str] = None,
         sprt: Optional[Union[SPRT, str, Sequence[str]]] = None, plot_to: Optional[Union[str, os.PathLike[str]]] = None,
-        schedule_mode: str = "all", progress: bool = False) -> Summary:
+        schedule_mode: str = "all", progress: bool = False, force_new: bool = False) -> Summary:
     """Play an arena and return its :class:`Summary`.
 
     ``game``: a registered name (with ``params``, e.g. ``{"players": 4}``) or a
     loaded Game. ``agents``: specs or objects (:func:`parse_agent`), at least
     one. ``deals`` deal seeds, derived from ``seed``, each played by every
     table (``schedule_mode="all"``; ``"cycle"``: one table per deal, in turn)
-    in every seat rotation. ``out``: a JSONL results file, one line per game,
-    appended to and resumed from (games already in it are not played again).
+    in every seat rotation. ``out``: a JSONL results file (a regular file or
+    a new path), its run header then one line per game, appended to and
+    resumed from (games already in it are not played again; a file of
+    another run is refused, see :class:`ResultsFile`; ``force_new``: empty
+    an existing results file and start over).
     ``jobs``: worker processes (default: every core; 1 plays in this
     process); ``backend="ray"`` runs them as Ray tasks (``address``: an
     existing cluster; default: a local instance with ``jobs`` CPUs). ``sprt``:
@@ -1467,6 +2024,14 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
     The results are the same for every backend and job count: each game is
     seeded from its deal and its seating, and the summary reads the games in
     deal order.
+
+    Every argument is checked before any game is played or the results file
+    changed. Lines of ``out`` that are not valid records of the run are
+    skipped and listed in the summary's ``skipped_lines``.
+
+    :raises ValueError: naming the bad argument; :class:`ResultsFileError`
+        for an ``out`` that is not a regular file, not a results file, or
+        another run's.
     """
     g = _resolve_game(game, params)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 0:
@@ -1479,6 +2044,14 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
         raise ValueError(f"jobs must be a positive integer, not {jobs!r}")
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', not {backend!r}")
+    for name, v in (("force_new", force_new), ("progress", progress)):
+        if not isinstance(v, bool):
+            raise TypeError(f"{name} must be True or False, not {v!r}")
+    for name, where in (("out", out), ("plot_to", plot_to)):
+        if where is not None and not isinstance(where, (str, os.PathLike)):
+            raise TypeError(f"{name} must be a path, not {type(where).__name__}")
+    if plot_to is not None:
+        check_plot_path(plot_to)
     entries = [parse_agent(a) for a in agents]
     if not entries:
         raise ValueError("an arena needs at least one agent")
@@ -1495,11 +2068,13 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
         raise ValueError("an SPRT compares two agents in a two-player game")
     plan = schedule(len(entries), n_players, deals, seed, schedule_mode)
     cfg = _Config(g.name, g.params, tuple(entries), seed)
-    # --- what the results file already holds ---------------------------------------------
+    # --- what the results file already holds (checked and repaired; refused if not ours) ---
     have: dict[tuple[Any, ...], dict[str, Any]] = {}
+    rfile: Optional[ResultsFile] = None
     if out is not None:
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
-        for r in read_results(out, repair=True):
+        rfile = ResultsFile(out, run_header(g.name, g.params, n_players, seed, labels, schedule_mode),
+                            force_new=force_new)
+        for r in rfile.records:
             have.setdefault(_key(r), r)
     params_key = tuple(sorted(g.params.items()))
 
@@ -1539,16 +2114,16 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
             llr = sprt.llr(penta)
             decided = sprt.status(llr)
 
-    if sprt is not None:
-        advance_sprt()
-    bar = _Progress(progress, len(plan), len(results))
-    standings = _Standings(labels)
-    for r in results.values():
-        standings.add(r)
-    fh = open(out, "a", encoding="utf-8") if out is not None else None
     runner: Any = None
     aborted = True
+    bar = _Progress(False, 0, 0)
     try:
+        if sprt is not None:
+            advance_sprt()
+        bar = _Progress(progress, len(plan), len(results))
+        standings = _Standings(labels)
+        for r in results.values():
+            standings.add(r)
         if todo and decided is None:
             if backend == "ray":
                 runner = _Ray(cfg, jobs if address is None else None, address)
@@ -1579,14 +2154,11 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
                     chunk = max(1, min(1024, int(target / per_game), 2 * chunk))
                     if sprt is not None:
                         chunk = min(chunk, max(1, len(deal_games[deal_order[0]])))  # small steps: stop soon
-                    lines = []
                     for i, rec in zip(ids, recs):
                         results[i] = rec
                         standings.add(rec)
-                        lines.append(_ENCODE(rec))
-                    if fh is not None:
-                        fh.write("\n".join(lines) + "\n")
-                        fh.flush()
+                    if rfile is not None:
+                        rfile.append(recs)
                     if sprt is not None:
                         advance_sprt()
                         if decided is not None:
@@ -1600,14 +2172,20 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
     finally:
         if runner is not None:
             runner.close(abort=aborted)
-        if fh is not None:
-            fh.close()
+        if rfile is not None:
+            rfile.close()
         bar.close()
     recs = [results[i] for i in sorted(results)]
     if not recs:
         raise ValueError("no games to summarize (deals=0?)")
     summary = summarize(recs, agents=labels, sprt=sprt if isinstance(sprt, SPRT) else None)
+    if rfile is not None:
+        _note_skipped(summary, rfile.bad_lines)
     if plot_to is not None:
-        plot(summary, plot_to)
+        try:
+            plot(summary, plot_to)
+        except OSError as e:
+            raise ValueError(f"cannot write the plot {os.fspath(plot_to)!r}: {e.strerror or e} "
+                             f"(the games are saved)") from None
     return summary
 

@@ -1,0 +1,146 @@
+"""The arena checks its agents and its plot path where they enter, before
+any game is played: a message and exit status 2, never a traceback (issue 26).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tabuleiro import arena
+from tabuleiro.__main__ import main
+
+pytest.importorskip("matplotlib")
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    try:
+        rc = main(["arena", *args])
+    except SystemExit as e:
+        rc = e.code if isinstance(e.code, int) else 1
+    got = capsys.readouterr()
+    return rc, got.out, got.err
+
+
+# --- module:attr specs that are not agents --------------------------------------------------------
+
+def make_nothing(seed: int) -> int:
+    """A factory that makes something without choose(state)."""
+    return seed
+
+
+def make_broken(seed: int) -> Any:
+    raise RuntimeError("no model file")
+
+
+class NoSeed:
+    """An agent class that cannot take seed=."""
+
+    def choose(self, state: Any) -> int:
+        return state.legal_actions()[0]  # type: ignore[no-any-return]
+
+
+CALLS: list[int] = []
+
+
+def counted(seed: int) -> Any:
+    CALLS.append(seed)
+    return NoSeed()
+
+
+@pytest.mark.parametrize("spec,msg", [
+    ("json:dumps", "json:dumps is not an agent factory: it cannot be called as json:dumps(seed=...)"),
+    ("os:system", "os:system is not an agent factory"),
+    ("tests.test_arena_entry:make_nothing", "is not an agent: it has no choose(state) and "
+                                            "tests.test_arena_entry:make_nothing(seed=...) made a int"),
+    ("tests.test_arena_entry:make_broken", "failed (RuntimeError: no model file)"),
+    ("tests.test_arena_entry:NoSeed", "cannot be called as tests.test_arena_entry:NoSeed(seed=...)"),
+    ("tests.test_arena_entry:make_nothing:depth=3", "cannot be called as "
+                                                    "tests.test_arena_entry:make_nothing(seed=..., depth=...)"),
+])
+def test_a_spec_that_is_not_an_agent_is_refused_before_any_game(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], spec: str, msg: str) -> None:
+    with pytest.raises(ValueError, match="agent spec"):
+        arena.parse_agent(spec)
+    out = tmp_path / "r.jsonl"
+    rc, _, err = run_cli(capsys, "toy", "--agents", "greedy", spec, "--deals", "1", "--jobs", "1",
+                         "--out", str(out))
+    assert rc == 2 and msg in err and "Traceback" not in err, err
+    assert not out.exists()
+
+
+def test_a_factory_is_checked_once_with_its_keywords_and_then_plays() -> None:
+    # the spec imports this file as tests.test_arena_entry, which may not be the module pytest loaded
+    calls = importlib.import_module("tests.test_arena_entry").CALLS
+    calls.clear()
+    s = arena.run("toy", ["greedy", "tests.test_arena_entry:counted"], deals=2, seed=1, jobs=1)
+    assert s["games"] == 4
+    assert calls[0] == 0 and len(calls) == 1 + 4          # the check, then once per game
+
+
+def test_a_module_that_fails_on_import_is_a_value_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "boom_agent_mod.py").write_text("raise RuntimeError('half-written module')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ValueError, match=r"cannot import 'boom_agent_mod' \(RuntimeError: half-written module\)"):
+        arena.parse_agent("boom_agent_mod:make")
+    sys.modules.pop("boom_agent_mod", None)
+
+
+# --- --plot -------------------------------------------------------------------------------------
+
+def test_plot_paths_that_cannot_take_a_png_are_refused_before_any_game(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("x\n")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    out = tmp_path / "r.jsonl"
+    for plot, msg in [(tmp_path, "is a directory, not a regular file"),
+                      ("/dev/full", "is a character device, not a regular file"),
+                      (fifo, "is a FIFO, not a regular file"),
+                      (afile / "p.png", "is under a file, not in a directory"),
+                      (afile / "sub" / "p.png", "is under a file, not in a directory"),
+                      (tmp_path / "p.xyz", "matplotlib cannot write .xyz files")]:
+        rc, _, err = run_cli(capsys, "toy", "--agents", "greedy", "random", "--deals", "1", "--jobs", "1",
+                             "--out", str(out), "--plot", str(plot))
+        assert rc == 2 and f"plot file '{plot}'" in err and msg in err and "Traceback" not in err, err
+        assert not out.exists()                 # refused before the results file or any game
+    assert afile.read_text() == "x\n"
+
+
+def test_an_unwritable_plot_is_refused_before_any_game(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    png = tmp_path / "p.png"
+    png.write_bytes(b"old")
+    png.chmod(0o444)
+    if os.geteuid() == 0:
+        # root writes through file modes: make the open fail as it does for anyone else
+        real_open = os.open
+
+        def no_write(p: Any, flags: int, *a: Any, **k: Any) -> int:
+            if os.fspath(p) == str(png) and flags & (os.O_WRONLY | os.O_RDWR):
+                raise PermissionError(13, "Permission denied", str(png))
+            return real_open(p, flags, *a, **k)
+
+        monkeypatch.setattr(os, "open", no_write)
+    out = tmp_path / "r.jsonl"
+    rc, _, err = run_cli(capsys, "toy", "--agents", "greedy", "random", "--deals", "1", "--jobs", "1",
+                         "--out", str(out), "--plot", str(png))
+    assert rc == 2 and "cannot be written: Permission denied" in err, err
+    assert not out.exists() and png.read_bytes() == b"old"
+
+
+def test_a_plot_in_new_directories_is_written_and_the_check_leaves_no_file(tmp_path: Path) -> None:
+    png = tmp_path / "runs" / "deep" / "p.png"
+    arena.check_plot_path(png)
+    assert not (tmp_path / "runs").exists()
+    flat = tmp_path / "q.png"
+    arena.check_plot_path(flat)
+    assert not flat.exists()                    # the probe file is removed
+    arena.run("toy", ["greedy", "random"], deals=2, seed=1, jobs=1, plot_to=png)
+    assert png.stat().st_size > 1000
