@@ -50,9 +50,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
-from . import agents as _agents
-from ._errors import TabuleiroError
-from ._game import Game, load_game
+from .. import agents as _agents
+from .._errors import TabuleiroError
+from .._game import Game, load_game
 
 __all__ = [
     "AgentEntry",
