@@ -21,6 +21,7 @@ import pytest
 
 import tabuleiro
 from tabuleiro import agents, arena
+from tabuleiro.arena import scheduling, stats
 
 
 def no_timing(summary: dict[str, Any]) -> dict[str, Any]:
@@ -221,7 +222,7 @@ def test_records_replay_and_builtin_moves_are_the_agents_choices(tmp_path: Path)
             assert st.current_player == mover
             a = players[mover]
             assert a is not None
-            seeded = type(a)(**{**a.__dict__, "seed": arena._seat_seed(r["deal_seed"], mover, a.seed)})
+            seeded = type(a)(**{**a.__dict__, "seed": scheduling._seat_seed(r["deal_seed"], mover, a.seed)})
             assert seeded.choose(st).action == move
             st.push(move)
         assert st.is_terminal and st.scores() == r["scores"] and st.returns() == r["returns"]
@@ -303,10 +304,10 @@ def test_sprt_bounds_and_mle_constraints() -> None:
             arena.SPRT.parse(bad)
     phat = [0.1, 0.2, 0.35, 0.25, 0.1]
     sc = arena.PENTA_SCORES
-    p = arena._mle_logistic(phat, 0.55)
+    p = stats._mle_logistic(phat, 0.55)
     assert sum(p) == pytest.approx(1) and sum(a * q for a, q in zip(sc, p)) == pytest.approx(0.55)
     t = 0.2
-    p = arena._mle_normalized(phat, t)
+    p = stats._mle_normalized(phat, t)
     mu = sum(a * q for a, q in zip(sc, p))
     sd = math.sqrt(sum(q * (a - mu) ** 2 for a, q in zip(sc, p)))
     assert sum(p) == pytest.approx(1) and (mu - 0.5) / sd == pytest.approx(t, abs=1e-6)

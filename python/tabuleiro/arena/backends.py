@@ -1,0 +1,190 @@
+"""Where an arena's games run: in this process (``jobs=1``), in local worker
+processes (multiprocessing, spawn) or as Ray tasks.
+
+Every backend takes chunks of games (``submit(tag, specs)``) and hands back
+finished chunks (``wait()``). Worker processes find their entry points
+(``_init_worker`` and ``_pool_play``; ``_ray_play`` for Ray) by qualified
+name in this module, and rebuild the run's ``_Config`` from
+:mod:`tabuleiro.arena.worker`.
+"""
+
+from __future__ import annotations
+
+import random as _random
+from typing import Any, Optional, Sequence
+
+from .scheduling import GameSpec
+from .worker import _Config, _Worker
+
+__all__: list[str] = []
+
+
+_WORKERS: dict[int, _Worker] = {}
+_WORKER: Optional[_Worker] = None
+
+
+def _init_worker(cfg: _Config, ignore_sigint: bool = False) -> None:
+    global _WORKER
+    if ignore_sigint:
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER = _Worker(cfg)
+
+
+def _pool_play(specs: Sequence[GameSpec]) -> list[dict[str, Any]]:
+    assert _WORKER is not None
+    return _WORKER.play_many(specs)
+
+
+def _ray_play(cfg: _Config, key: int, specs: Sequence[GameSpec]) -> list[dict[str, Any]]:
+    w = _WORKERS.get(key)
+    if w is None:
+        _WORKERS.clear()
+        w = _WORKERS[key] = _Worker(cfg)
+    return w.play_many(specs)
+
+
+# --- backends: submit chunks of games, get finished chunks back ---------------------------
+
+class _Inline:
+    """jobs=1: play in this process (the overhead benchmark's path)."""
+
+    def __init__(self, cfg: _Config) -> None:
+        self.worker = _Worker(cfg)
+        self.queue: list[tuple[int, Sequence[GameSpec]]] = []
+
+    def submit(self, tag: int, specs: Sequence[GameSpec]) -> None:
+        self.queue.append((tag, specs))
+
+    def wait(self) -> list[tuple[int, list[dict[str, Any]]]]:
+        tag, specs = self.queue.pop(0)
+        return [(tag, self.worker.play_many(specs))]
+
+    def pending(self) -> int:
+        return len(self.queue)
+
+    def cancel(self) -> None:
+        self.queue.clear()
+
+    def close(self, abort: bool = False) -> None:
+        pass
+
+
+class _Pool:
+    """Worker processes (multiprocessing, spawn: safe with the progress bar's
+    thread, and the same on every platform). Workers ignore SIGINT: Ctrl-C
+    reaches the driver, which terminates them."""
+
+    def __init__(self, cfg: _Config, jobs: int) -> None:
+        import multiprocessing as mp
+        import queue
+
+        self.pool = mp.get_context("spawn").Pool(jobs, initializer=_init_worker, initargs=(cfg, True))
+        self.done: "queue.Queue[tuple[int, Any, bool]]" = queue.Queue()
+        self.n = 0
+
+    def submit(self, tag: int, specs: Sequence[GameSpec]) -> None:
+        self.n += 1
+        self.pool.apply_async(_pool_play, (list(specs),),
+                              callback=lambda res: self.done.put((tag, res, True)),
+                              error_callback=lambda exc: self.done.put((tag, exc, False)))
+
+    def wait(self) -> list[tuple[int, list[dict[str, Any]]]]:
+        out = []
+        item = self.done.get()
+        while True:
+            tag, res, ok = item
+            self.n -= 1
+            if not ok:
+                raise res
+            out.append((tag, res))
+            if self.done.empty():
+                return out
+            item = self.done.get()
+
+    def pending(self) -> int:
+        return self.n
+
+    def cancel(self) -> None:
+        pass                     # queued chunks are few (two a worker): let them finish
+
+    def close(self, abort: bool = False) -> None:
+        if abort:
+            self.pool.terminate()
+        else:
+            self.pool.close()
+        self.pool.join()
+
+
+def _check_ray_address(address: str, timeout: float = 5.0) -> None:
+    """Fail fast, with a clear error, when nothing listens at a Ray cluster's
+    ``HOST:PORT`` (``ray.init`` would otherwise retry for minutes). ``auto``
+    and addresses without a port are left to Ray."""
+    import socket
+    hostport = address.split("://", 1)[-1]
+    host, sep, port = hostport.rpartition(":")
+    if address == "auto" or not sep or not port.isdigit():
+        return
+    try:
+        with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=timeout):
+            pass
+    except OSError as e:
+        raise ValueError(f"no Ray cluster answers at {address!r} ({e.strerror or e}): start one with "
+                         f"'ray start --head' and pass the address it prints") from None
+
+
+class _Ray:
+    def __init__(self, cfg: _Config, jobs: Optional[int], address: Optional[str]) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise ImportError("the ray backend needs Ray: pip install 'tabuleiro[ray]'") from None
+        self.ray = ray
+        self.started = False
+        if not ray.is_initialized():
+            if address:
+                _check_ray_address(address)
+                ray.init(address=address, log_to_driver=False)
+            else:
+                # address="local": always a fresh instance of our own. With no
+                # address Ray joins whatever it finds (RAY_ADDRESS, a running
+                # gcs_server, a stale /tmp/ray/ray_current_cluster) and then
+                # refuses num_cpus.
+                ray.init(address="local", num_cpus=jobs, include_dashboard=False, log_to_driver=False)
+            self.started = True
+        self.remote = ray.remote(num_cpus=1, max_retries=0)(_ray_play)
+        self.cfg_ref = ray.put(cfg)
+        self.key = _random.getrandbits(62)
+        self.refs: dict[Any, int] = {}
+
+    def submit(self, tag: int, specs: Sequence[GameSpec]) -> None:
+        self.refs[self.remote.remote(self.cfg_ref, self.key, list(specs))] = tag
+
+    def wait(self) -> list[tuple[int, list[dict[str, Any]]]]:
+        done, _ = self.ray.wait(list(self.refs), num_returns=1)
+        out = []
+        for r in done:
+            tag = self.refs.pop(r)
+            out.append((tag, self.ray.get(r)))
+        return out
+
+    def pending(self) -> int:
+        return len(self.refs)
+
+    def cancel(self) -> None:
+        for r in list(self.refs):
+            self.ray.cancel(r)
+        try:
+            self.ray.wait(list(self.refs), num_returns=len(self.refs), timeout=30)
+        except Exception:   # pragma: no cover - best effort
+            pass
+        self.refs.clear()
+
+    def close(self, abort: bool = False) -> None:
+        if abort:
+            for r in list(self.refs):
+                self.ray.cancel(r, force=True)
+            self.refs.clear()
+        if self.started:
+            self.ray.shutdown()

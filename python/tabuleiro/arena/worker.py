@@ -1,0 +1,183 @@
+"""Playing an arena's games in a worker: one player per agent, started once
+per game with that game's seed, and the loop that plays a game into its
+record (:class:`_Worker`, built from a picklable :class:`_Config`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Optional, Sequence
+
+from .. import agents as _agents
+from .._game import load_game
+from .records import RECORD_VERSION
+from .scheduling import GameSpec, _mix, _seat_seed
+from .specs import AgentEntry
+
+__all__ = ["Act", "Start"]
+
+
+#: A player in one game: the action id it plays in a state.
+Act = Callable[[Any], int]
+#: Starts a player for one game: (its seed, a one-slot list where a search
+#: leaves the iterations of its last move) -> Act.
+Start = Callable[[int, "list[Optional[int]]"], Act]
+
+
+def _random_start(seed: int, box: list[Optional[int]]) -> Act:
+    """Uniform over the legal moves from a 64-bit LCG (Knuth's MMIX constants,
+    the high 32 bits) seeded once per game. agents.RandomAgent seeds a Mersenne
+    Twister on every move (about 36 us a move, 20 us of it the seeding): that
+    alone would cap the arena near 700 Capivarias games a second."""
+    x = seed
+
+    def act(st: Any) -> int:
+        nonlocal x
+        a = st.legal_actions()
+        x = (x * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+        return a[((x >> 32) * len(a)) >> 32]  # type: ignore[no-any-return]
+
+    return act
+
+
+def _builtin_start(agent: _agents.Agent) -> tuple[Start, bool]:
+    """The player of a builtin agent, and whether it reports iterations."""
+    if isinstance(agent, _agents.RandomAgent):
+        return _random_start, False
+    if isinstance(agent, (_agents.SearchAgent, _agents.LevelAgent)):
+        def start_search(seed: int, box: list[Optional[int]]) -> Act:
+            ag = dataclasses.replace(agent, seed=seed)
+
+            def act(st: Any) -> int:
+                res = ag.search(st)         # choose() is search().move
+                inner = ag.agent_for(st.game.name) if isinstance(ag, _agents.LevelAgent) else ag
+                # a level that plays random or greedy does no search: no iterations
+                box[0] = res.iterations if isinstance(inner, _agents.SearchAgent) else None
+                return res.move.action  # type: ignore[no-any-return]
+
+            return act
+        return start_search, True
+
+    def start(seed: int, box: list[Optional[int]]) -> Act:
+        ag = dataclasses.replace(agent, seed=seed)
+
+        def act(st: Any) -> int:
+            return ag.choose(st).action  # type: ignore[no-any-return]
+
+        return act
+
+    return start, False
+
+
+def _to_action(st: Any, m: Any, label: str) -> int:
+    if isinstance(m, int) and not isinstance(m, bool):
+        return m
+    a = getattr(m, "action", None)
+    if isinstance(a, int):
+        return a
+    if isinstance(m, str):
+        return int(st.parse_move(m).action)
+    raise TypeError(f"agent {label!r} chose {m!r}: not a Move, an action id or a notation string")
+
+
+def _object_start(label: str, obj: Any, kwargs: Mapping[str, Any]) -> tuple[Start, bool]:
+    """A user agent sees a determinization for its player: a full state
+    consistent with what it may see, so it cannot peek at hidden cards."""
+    factory = obj if (isinstance(obj, type) or not callable(getattr(obj, "choose", None))) else None
+
+    def start(seed: int, box: list[Optional[int]]) -> Act:
+        if factory is not None:
+            ag = factory(seed=seed, **kwargs)
+        elif (dataclasses.is_dataclass(obj) and not isinstance(obj, type)
+              and any(f.name == "seed" for f in dataclasses.fields(obj))):
+            ag = dataclasses.replace(obj, seed=seed)
+        else:
+            ag = obj
+        ply = itertools.count()
+
+        def act(st: Any) -> int:
+            world = st.determinize(st.current_player, _mix(seed, next(ply)))
+            return _to_action(st, ag.choose(world), label)
+
+        return act
+
+    return start, False
+
+
+def _player(entry: AgentEntry) -> tuple[Start, bool]:
+    if entry.agent is not None:
+        return _builtin_start(entry.agent)
+    obj, kwargs = entry.obj if isinstance(entry.obj, tuple) and entry.spec is not None else (entry.obj, {})
+    return _object_start(entry.label, obj, kwargs)
+
+
+@dataclass(frozen=True)
+class _Config:
+    game: str
+    params: dict[str, Any]
+    entries: tuple[AgentEntry, ...]
+    seed: int
+
+
+class _Worker:
+    """Plays games of one arena configuration (one per worker process)."""
+
+    def __init__(self, cfg: _Config) -> None:
+        self.cfg = cfg
+        self.game = load_game(cfg.game, **cfg.params)
+        players = [_player(e) for e in cfg.entries]
+        self.starts = [p[0] for p in players]
+        self.searches = [p[1] for p in players]
+        self.labels = [e.label for e in cfg.entries]
+        self.seeds = [e.seed for e in cfg.entries]
+
+    def play(self, spec: GameSpec) -> dict[str, Any]:
+        deal, ds, lineup = spec
+        box: list[Optional[int]] = [None]
+        acts = [self.starts[a](_seat_seed(ds, p, self.seeds[a]), box) for p, a in enumerate(lineup)]
+        st = self.game.new_initial_state(seed=ds)
+        moves: list[int] = []
+        movers: list[int] = []
+        us: list[int] = []
+        add_move, add_mover, add_us = moves.append, movers.append, us.append
+        clock = time.perf_counter_ns
+        push = st.push
+        iters: Optional[list[Optional[int]]] = None
+        if any(self.searches[a] for a in lineup):
+            iters = []
+            add_iters = iters.append
+            while True:
+                p = st.current_player
+                if p is None:
+                    break
+                t0 = clock()
+                a = acts[p](st)
+                t1 = clock()
+                push(a)
+                add_move(a)
+                add_mover(p)
+                add_us((t1 - t0) // 1000)
+                add_iters(box[0])
+                box[0] = None
+        else:               # the lean loop: this is what the overhead benchmark measures
+            while True:
+                p = st.current_player
+                if p is None:
+                    break
+                t0 = clock()
+                a = acts[p](st)
+                t1 = clock()
+                push(a)
+                add_move(a)
+                add_mover(p)
+                add_us((t1 - t0) // 1000)
+        return {"v": RECORD_VERSION, "game": self.cfg.game, "params": self.cfg.params, "seed": self.cfg.seed,
+                "deal": deal, "deal_seed": ds, "seats": [self.labels[a] for a in lineup], "agents": self.labels,
+                "moves": moves, "movers": movers, "scores": st.scores(), "returns": st.returns(), "us": us,
+                "iters": iters}
+
+    def play_many(self, specs: Sequence[GameSpec]) -> list[dict[str, Any]]:
+        return [self.play(s) for s in specs]
