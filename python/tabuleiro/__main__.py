@@ -88,46 +88,6 @@ def _demo_capulana(seed: int, players: int, quiet: bool) -> int:
     return 0
 
 
-def _arena(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    import json
-
-    from . import arena
-
-    params: dict[str, object] = {}
-    if args.players is not None:
-        params["players"] = args.players
-    if args.expansion:
-        params["expansion"] = True
-    try:
-        sprt = None if args.sprt is None else arena.SPRT.parse(args.sprt)
-        if args.deals < 0:
-            raise ValueError("--deals must be at least 0")
-        for spec in args.agents:
-            arena.parse_agent(spec)
-        summary = arena.run(args.game, args.agents, params=params, deals=args.deals, seed=args.seed,
-                            out=args.out, jobs=args.jobs, backend=args.backend, address=args.address,
-                            sprt=sprt, plot_to=args.plot, schedule_mode=args.schedule,
-                            progress=not args.no_progress and not args.json, force_new=args.force_new)
-    except (ValueError, TypeError, ImportError) as e:
-        parser.error(str(e))
-    except KeyboardInterrupt:
-        print("interrupted: the games played so far are in the results file; run again to resume", file=sys.stderr)
-        return 130
-    except OSError as e:      # e.g. the disk filled up mid-run: every line written before is whole
-        print(f"tabuleiro arena: error: {e.strerror or e}"
-              + (f" ({e.filename})" if e.filename else "")
-              + "; the games played so far are in the results file", file=sys.stderr)
-        return 1
-    warning = arena.skipped_warning(summary)
-    if warning:
-        print(f"tabuleiro arena: {warning}", file=sys.stderr)
-    if args.json:
-        print(json.dumps(summary, indent=1))
-    else:
-        print(summary)
-    return 0
-
-
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="tabuleiro", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -137,33 +97,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     demo.add_argument("--seed", type=int, default=7, help="seed of the game and of the players (default 7)")
     demo.add_argument("--expansion", action="store_true", help="Capivárias: play with the expansion cards")
     demo.add_argument("--quiet", action="store_true", help="print only the rivers and the result")
-    from . import games
+    from .arena.cli import add_parser as _add_arena_parser
 
-    ar = sub.add_parser("arena", help="compare agents over paired deals (statistics, SPRT, ratings, plots)",
-                        description="Play every deal once per seat rotation of every table of agents; "
-                                    "print win shares, ratings, Elo and SPRT (docs/arena.md).")
-    ar.add_argument("game", choices=games(), help="the game")
-    ar.add_argument("--players", type=int, default=None, help="players (Capulana: 2 to 5)")
-    ar.add_argument("--expansion", action="store_true", help="Capivárias: play with the expansion cards")
-    ar.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
-                    help="agent specs: random, greedy, flatmc|mcts|ismcts[:key=value,...], module:attr")
-    ar.add_argument("--deals", type=int, required=True, help="deals (seeds) to play, each in every seat rotation")
-    ar.add_argument("--seed", type=int, default=0, help="master seed of the deals (default 0)")
-    ar.add_argument("--out", default=None, metavar="FILE.jsonl",
-                    help="a regular file or a new path: the run's header, then one JSON line per game; "
-                         "a re-run of the same run resumes, another run's file is refused")
-    ar.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")
-    ar.add_argument("--backend", choices=["local", "ray"], default="local")
-    ar.add_argument("--address", default=None, help="Ray cluster address (default: start a local instance)")
-    ar.add_argument("--sprt", nargs="*", default=None, metavar="KEY=VALUE",
-                    help="stop when decided: elo0=0 elo1=10 alpha=0.05 beta=0.05 model=normalized|logistic")
-    ar.add_argument("--plot", default=None, metavar="FILE.png", help="win shares, ratings and LLR as a PNG")
-    ar.add_argument("--schedule", choices=["all", "cycle"], default="all",
-                    help="every table plays every deal (all), or one table per deal in turn (cycle)")
-    ar.add_argument("--json", action="store_true", help="print the summary as JSON")
-    ar.add_argument("--no-progress", action="store_true", help="no live progress bar")
-    ar.add_argument("--force-new", action="store_true",
-                    help="empty an existing results file (of any run) and start over")
+    ar = _add_arena_parser(sub)
     sub.add_parser("engine", help="the JSON-lines engine protocol on stdin/stdout (docs/protocol.md)",
                    description="Answer JSON requests read one a line from stdin with one JSON line each on "
                                "stdout, for frontends in any language (docs/protocol.md).")
@@ -184,6 +120,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             parser.error("--seed must be in [0, 2**64)")
         if args.jobs is not None and args.jobs < 1:
             parser.error("--jobs must be at least 1")
+        from .arena.cli import main as _arena
+
         return _arena(args, ar)
     if not 0 <= args.seed < 2**64:
         parser.error("--seed must be in [0, 2**64)")

@@ -34,6 +34,7 @@ after it):
 * :mod:`~tabuleiro.arena.report`: the :class:`Summary` table, plots, the live progress bar.
 * :mod:`~tabuleiro.arena.summary`: :func:`summarize` of game records.
 * :mod:`~tabuleiro.arena.runner`: :func:`run`, the whole arena.
+* :mod:`~tabuleiro.arena.cli`: the ``tabuleiro arena`` command.
 
 Every public name is importable from ``tabuleiro.arena`` itself.
 
