@@ -5,6 +5,7 @@ any game is played: a message and exit status 2, never a traceback (issue 26).
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import sys
 from pathlib import Path
@@ -144,3 +145,77 @@ def test_a_plot_in_new_directories_is_written_and_the_check_leaves_no_file(tmp_p
     assert not flat.exists()                    # the probe file is removed
     arena.run("toy", ["greedy", "random"], deals=2, seed=1, jobs=1, plot_to=png)
     assert png.stat().st_size > 1000
+
+
+# --- a second review (issue 26): what the first round of fixes missed ---------------------------
+
+
+def test_a_plot_on_the_results_file_is_refused_before_any_game(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.png"
+    rc, _, err = run_cli(capsys, "toy", "--agents", "random", "greedy", "--deals", "2", "--jobs", "1",
+                         "--out", str(out), "--plot", str(tmp_path / "." / "r.png"), "--no-progress")
+    assert rc == 2 and "is the results file" in err
+    assert not out.exists()
+    link = tmp_path / "link.png"
+    out.write_bytes(b"")
+    link.symlink_to(out)
+    with pytest.raises(ValueError, match="is the results file"):
+        arena.run("toy", ["random", "greedy"], deals=1, jobs=1, out=out, plot_to=link)
+    assert out.read_bytes() == b""
+
+
+def test_too_many_deals_are_refused_before_any_allocation(capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    rc, _, err = run_cli(capsys, "toy", "--agents", "random", "greedy", "--deals", str(10**9),
+                         "--jobs", "1", "--no-progress")
+    assert rc == 2 and "more than the 2000000 one run schedules" in err
+    from tabuleiro.arena import scheduling
+    monkeypatch.setattr(scheduling, "MAX_GAMES", 12)
+    assert len(scheduling.schedule(2, 2, 6, 1)) == 12                 # the limit itself is allowed
+    with pytest.raises(ValueError, match="7 deals make 14 games"):
+        scheduling.schedule(2, 2, 7, 1)
+    assert len(scheduling.schedule(3, 2, 2, 1)) == 12                 # 3 tables x 2 seatings a deal
+    with pytest.raises(ValueError, match="3 deals make 18 games"):
+        scheduling.schedule(3, 2, 3, 1)
+
+
+def _records(tmp_path: Path) -> list[dict[str, Any]]:
+    out = tmp_path / "s.jsonl"
+    arena.run("toy", ["random", "greedy"], deals=2, jobs=1, out=out)
+    return [json.loads(line) for line in out.read_text().splitlines()[1:]]
+
+
+def test_records_whose_deals_disagree_are_a_clear_error_for_the_sprt(tmp_path: Path) -> None:
+    recs = _records(tmp_path)
+    for r in recs:
+        r["deal"] = 0                              # four games now claim deal 0: two of each seating
+    with pytest.raises(ValueError, match="disagree"):
+        arena.summarize(recs, sprt=arena.SPRT())
+    with pytest.raises(TypeError, match="SPRT"):
+        arena.summarize(recs[:2], sprt="elo0=0")   # type: ignore[arg-type]
+    bad = dict(recs[0], seats=[recs[0]["seats"][0]] * 2)
+    with pytest.raises(ValueError, match="once each"):
+        arena.summarize([bad], sprt=arena.SPRT())
+
+
+def test_an_edited_deal_in_a_results_file_is_skipped_and_counted(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "s.jsonl"
+    args = ("toy", "--agents", "random", "greedy", "--deals", "2", "--jobs", "1", "--out", str(out),
+            "--sprt", "--no-progress")
+    assert run_cli(capsys, *args)[0] == 0
+    lines = out.read_text().splitlines()
+    r3, r4 = json.loads(lines[3]), json.loads(lines[4])
+    r4["deal"], r4["returns"], r3["returns"] = 0, [1.0, -1.0], [-1.0, 1.0]
+    lines[3], lines[4] = json.dumps(r3), json.dumps(r4)
+    out.write_text("\n".join(lines) + "\n")
+    rc, text, err = run_cli(capsys, *args)
+    assert rc == 0, err
+    assert "skipped" in (text + err)
+
+
+def test_a_huge_integer_in_a_record_is_skipped_not_an_overflow(tmp_path: Path) -> None:
+    recs = _records(tmp_path)
+    assert arena.check_record(dict(recs[0], scores=[10**400, 1])) == "scores is not a list of finite numbers"
+    assert arena.check_record(dict(recs[0], params={"x": 10**400})) is not None

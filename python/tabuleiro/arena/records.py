@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from .._errors import TabuleiroError
-from .scheduling import _MASK
+from .scheduling import _MASK, deal_seed
 
 __all__ = ["RECORD_VERSION", "HEADER_MARK", "HEADER_FIELDS", "MAX_LINE_BYTES", "ResultsFileError", "ResultsScan",
            "ResultsFile", "run_header", "is_header", "check_record", "scan_results", "read_scan", "read_results"]
@@ -71,7 +71,12 @@ def _is_int(x: Any, lo: int = 0, hi: int = _MASK) -> bool:
 
 
 def _is_num(x: Any) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+    """A finite number a float can hold (an int past 2**64 is refused before math.isfinite overflows)."""
+    if isinstance(x, bool):
+        return False
+    if isinstance(x, int):
+        return -_MASK <= x <= _MASK
+    return isinstance(x, float) and math.isfinite(x)
 
 
 def _is_param_value(x: Any) -> bool:
@@ -176,6 +181,8 @@ def check_record(rec: Any, header: Optional[Mapping[str, Any]] = None) -> Option
             return "seats name an agent that is not in the run"
         if n != header["players"]:
             return f"{n} seats in a {header['players']}-player run"
+        if "deal" in rec and rec["deal_seed"] != deal_seed(header["seed"], rec["deal"]):
+            return "deal_seed is not the seed of its deal in this run"
     return None
 
 

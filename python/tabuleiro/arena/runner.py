@@ -41,6 +41,14 @@ def _default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+def _same_file(a: Union[str, os.PathLike[str]], b: Union[str, os.PathLike[str]]) -> bool:
+    """Whether two paths name one file (the same inode, or the same path once resolved)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:                     # one does not exist (yet): compare the paths
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
 def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int = 0,
         params: Optional[Mapping[str, Any]] = None, out: Optional[Union[str, os.PathLike[str]]] = None,
         jobs: Optional[int] = None, backend: str = "local", address: Optional[str] = None,
@@ -94,6 +102,9 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
             raise TypeError(f"{name} must be a path, not {type(where).__name__}")
     if plot_to is not None:
         check_plot_path(plot_to)
+        if out is not None and _same_file(out, plot_to):
+            raise ValueError(f"plot file {os.fspath(plot_to)!r} is the results file: the plot would overwrite "
+                             "the games")
     entries = [parse_agent(a) for a in agents]
     if not entries:
         raise ValueError("an arena needs at least one agent")

@@ -17,9 +17,11 @@ from __future__ import annotations
 import itertools
 from typing import Sequence
 
-__all__ = ["GameSpec", "deal_seed", "tables", "rotations", "schedule"]
+__all__ = ["GameSpec", "MAX_GAMES", "deal_seed", "tables", "rotations", "schedule"]
 
 _MASK = (1 << 64) - 1
+#: The most games one run schedules (the plan is held in memory, ~140 bytes a game).
+MAX_GAMES = 2_000_000
 
 
 def _mix(a: int, b: int) -> int:
@@ -66,10 +68,18 @@ def schedule(n_agents: int, n_players: int, deals: int, seed: int, mode: str = "
              first_deal: int = 0) -> list[GameSpec]:
     """The games of an arena in order: deal by deal, each deal played by every
     table (``mode="all"``) or by one table in turn (``"cycle"``), in every seat
-    rotation."""
+    rotation.
+
+    :raises ValueError: more than :data:`MAX_GAMES` games.
+    """
     ts = tables(n_agents, n_players)
     if mode not in ("all", "cycle"):
         raise ValueError(f"schedule must be 'all' or 'cycle', not {mode!r}")
+    sizes = [len(rotations(t)) for t in ts]
+    most = deals * (sum(sizes) if mode == "all" else max(sizes))
+    if most > MAX_GAMES:
+        raise ValueError(f"{deals} deals make {most} games, more than the {MAX_GAMES} one run "
+                         "schedules: run fewer deals")
     out: list[GameSpec] = []
     for d in range(first_deal, first_deal + deals):
         ds = deal_seed(seed, d)

@@ -30,6 +30,25 @@ def _deal_key(r: Mapping[str, Any]) -> tuple[int, int]:
     return (int(r.get("seed", 0)), int(r.get("deal", 0)))
 
 
+def _check_pairs(recs: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> None:
+    """Two agents in a two-player game: each record seats both, and a deal
+    holds at most one game of each seating (else the pair points of a deal,
+    which the pentanomial counts, mean nothing).
+
+    :raises ValueError: naming the first record or deal that breaks it.
+    """
+    seatings: dict[tuple[int, int], set[tuple[str, ...]]] = {}
+    for r in recs:
+        seating = tuple(r["seats"])
+        if sorted(seating) != sorted(labels):
+            raise ValueError(f"a record seats {list(seating)}, not the two agents {list(labels)} once each")
+        seen = seatings.setdefault(_deal_key(r), set())
+        if seating in seen:
+            raise ValueError(f"deal {_deal_key(r)[1]} holds two games seated {list(seating)}: records "
+                             "of one deal disagree (a deal field edited?)")
+        seen.add(seating)
+
+
 def _sprt_prefix(records: Sequence[Mapping[str, Any]], labels: Sequence[str],
                  sprt: SPRT) -> tuple[int, list[list[float]], Optional[str], float, list[int]]:
     """Walk the deals in order while each is complete (both seatings of the
@@ -110,8 +129,11 @@ def summarize(records: Iterable[Mapping[str, Any]], *, agents: Optional[Sequence
     summary = Summary(game=g0["game"], params=dict(g0["params"]), players=n_players, agents=labels)
     two = k == 2 and n_players == 2
     if sprt is not None:
+        if not isinstance(sprt, SPRT):
+            raise TypeError(f"sprt must be an SPRT (SPRT.parse reads its text), not {type(sprt).__name__}")
         if not two:
             raise ValueError("an SPRT compares two agents in a two-player game")
+        _check_pairs(recs, labels)
         counted, traj, status, llr, penta = _sprt_prefix(recs, labels, sprt)
         keep = set(sorted({_deal_key(r) for r in recs})[:counted])
         extra = sum(1 for r in recs if _deal_key(r) not in keep)
