@@ -188,3 +188,34 @@ def test_a_seats_own_quiet_move_can_be_taken_back() -> None:
     assert s.call(cmd="play", move=b)["ok"]
     assert s.call(cmd="undo", count=2)["error"]["code"] == "forbidden"
     assert s.call(cmd="undo")["error"]["code"] == "forbidden"
+
+
+def test_no_seat_bound_undo_under_the_legacy_determinization() -> None:
+    """A review's case (issue 26): with ``legacy_determinize`` every sampled
+    world has the others weaving nothing, so when they really wove nothing
+    the seat's game-ending ``stop`` passed the test and could be taken back
+    after it showed the final scores. Such a game refuses every seat-bound undo."""
+    params = {"players": 2, "legacy_determinize": True}
+    g = tabuleiro.load_game("capulana", **params)
+    rng = random.Random(0)
+    s = g.new_initial_state(seed=0)
+    moves = []
+    while not s.is_terminal:
+        d, seat = s.to_dict(), s.current_player
+        last = (d["start_player"] + 1) % 2
+        stop = g.parse_move("stop").action
+        if d["phase"] == "weave" and stop in s.legal_actions() and (seat != last or d["round"] == 4):
+            a = stop                                  # the others weave nothing
+        else:
+            a = rng.choice(s.legal_actions())
+        moves.append(a)
+        s.push(a)
+    b = Bound("capulana", params, 0, 0)
+    for a in moves:
+        assert b.call(cmd="play", move=a)["ok"]
+    assert b.call(cmd="state")["state"]["phase"] == "over"
+    answer = b.call(cmd="undo")
+    assert not answer["ok"] and answer["error"]["code"] == "forbidden"
+    assert "legacy_determinize" in answer["error"]["message"]
+    assert b.call(cmd="state")["state"]["phase"] == "over"        # nothing taken back
+    assert tabuleiro.load_game("capulana", players=2).determinize_is_exact

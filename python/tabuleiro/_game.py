@@ -148,6 +148,19 @@ class Game:
         return dict(self._params)
 
     @property
+    def determinize_is_exact(self) -> bool:
+        """Whether ``State.determinize`` draws uniformly over every world
+        consistent with a view (the engine's undo rule samples worlds with it,
+        and refuses a seat-bound undo when it does not).
+
+        >>> load_game("capulana").determinize_is_exact
+        True
+        >>> load_game("capulana", legacy_determinize=True).determinize_is_exact
+        False
+        """
+        return True
+
+    @property
     def num_players(self) -> int:
         """The number of players (``info.num_players``).
 

@@ -569,6 +569,12 @@ class Capulana(Game):
     STATE = State
     MOVE = Move
 
+    @property
+    def determinize_is_exact(self) -> bool:
+        """False with ``legacy_determinize``: it puts the others' weaving of
+        the current step back in hand, a world the view does not imply."""
+        return not self._params.get("legacy_determinize", False)
+
     @classmethod
     def params_from_dict(cls, d: Mapping[str, Any]) -> dict[str, Any]:
         """The parameters a state dict says it was played with: ``players``.

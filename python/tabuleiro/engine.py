@@ -629,6 +629,10 @@ class Engine:
             raise ProtocolError("illegal_move", f"cannot take back {count} move(s): {len(history)} played since "
                                 "the game was started or loaded")
         if self._seat is not None:              # the undo rule: every move taken back, latest first
+            if not st.game.determinize_is_exact:
+                raise ProtocolError("forbidden", "this game's determinization is not exact (legacy_determinize), "
+                                    "so the undo rule cannot sample the worlds a seat's view allows: a "
+                                    "seat-bound session cannot take moves back")
             probe = st.clone()
             for k in range(count):
                 if _undo_shows(probe, self._seat):
