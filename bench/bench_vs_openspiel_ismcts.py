@@ -38,7 +38,6 @@ import argparse
 import collections
 import json
 import math
-import sys
 import time
 from typing import Any, Optional
 
@@ -180,4 +179,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

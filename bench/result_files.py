@@ -16,11 +16,12 @@ moved under ``results/``.
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import os
 import sys
 from pathlib import Path
-from typing import IO, Any, Optional, Sequence, Union
+from typing import Any, Optional, Sequence, Union
 
 from tabuleiro import arena
 
@@ -37,7 +38,7 @@ def is_compressed(path: PathLike) -> bool:
     return os.fspath(path).endswith(".gz")
 
 
-def open_lines(path: PathLike) -> IO[bytes]:
+def open_lines(path: PathLike) -> Union[gzip.GzipFile, io.BufferedReader]:
     """The file at ``path`` open for reading bytes, decompressed if its name
     ends in ``.gz``.
 
