@@ -19,17 +19,29 @@ ismcts's rollout policy and horizon, ``default`` the game's.)
 OpenSpiel's: its simulations per move calibrated beforehand to that time,
 since its bot takes a simulation count only). ``--mode iterations``: both get
 the same number of simulations. Prints our score (win 1, draw 0.5) with a
-95% Wilson interval, and each game as a JSON line with ``--out``.
+95% Wilson interval, and each game as a JSON line with ``--out`` (plain
+JSONL, appended to).
+
+``--summary FILE...`` (no OpenSpiel needed) prints the score of the games
+in the files, ``.jsonl`` or ``.jsonl.gz``, one line per setting (mode,
+simulations, our budget, rollout, horizon, oracle), optionally of deals
+``--first-deal`` .. ``--first-deal + --pairs - 1`` only: docs/rl.md's
+figures from the kept games (results/vs-openspiel-*.jsonl.gz,
+results/README.md), e.g.
+
+    python bench/bench_vs_openspiel_ismcts.py --summary results/vs-openspiel-*.jsonl.gz
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import math
 import time
+from typing import Any, Optional
 
-import numpy as np
+from result_files import read_json_lines, refuse_compressed_out
 
 
 def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -42,19 +54,44 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return c - h, c + h
 
 
+#: The keys of a record that name its setting (a key a record lacks is from before it existed).
+SETTING = ("mode", "os_sims", "iterations", "time", "rollout", "horizon", "oracle")
+
+
+def summary(records: list[dict[str, Any]], first_deal: Optional[int] = None, pairs: Optional[int] = None) -> list[str]:
+    """One line per setting of ``records``: our score over its games with a
+    95% Wilson interval, and the deals played (of ``first_deal`` ..
+    ``first_deal + pairs - 1`` only, when given)."""
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = collections.defaultdict(list)
+    for r in records:
+        d = r["deal"]
+        if first_deal is not None and d < first_deal:
+            continue
+        if pairs is not None and d >= (first_deal or 0) + pairs:
+            continue
+        groups[tuple(r.get(k) for k in SETTING)].append(r)
+    lines = []
+    for key, rs in groups.items():
+        score = sum(r["score"] for r in rs)
+        lo, hi = wilson(score, len(rs))
+        setting = " ".join(f"{k}={v}" for k, v in zip(SETTING, key) if v is not None)
+        deals = sorted({r["deal"] for r in rs})
+        lines.append(f"{setting}: ours {score:g}/{len(rs)} = {score / len(rs):.3f} (95% {lo:.3f}-{hi:.3f}), "
+                     f"deals {deals[0]}-{deals[-1]} ({len(deals)})")
+    return lines
+
+
 def main() -> None:
-    import pyspiel
-    from open_spiel.python.algorithms import ismcts, mcts
-
-    from tabuleiro import agents, load_game, openspiel
-
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mode", choices=["time", "iterations"], default="time")
     ap.add_argument("--seconds", type=float, default=0.1)
     ap.add_argument("--iterations", type=int, default=30)
-    ap.add_argument("--pairs", type=int, default=50)
-    ap.add_argument("--first-deal", type=int, default=0, help="deals first-deal .. first-deal+pairs-1 (to split a run)")
-    ap.add_argument("--out", default=None)
+    ap.add_argument("--pairs", type=int, default=None, help="deals to play (default 50)")
+    ap.add_argument("--first-deal", type=int, default=None,
+                    help="deals first-deal .. first-deal+pairs-1 (to split a run; default 0)")
+    ap.add_argument("--out", default=None, help="append each game to this plain JSONL file")
+    ap.add_argument("--summary", nargs="+", default=None, metavar="FILE",
+                    help="print the scores of the games in these files (.jsonl or .jsonl.gz) and stop")
     ap.add_argument("--rollout", choices=["random", "heuristic"], default="random",
                     help="our ismcts's rollout policy (OpenSpiel's is uniform random)")
     ap.add_argument("--horizon", choices=["default", "on", "off"], default="default",
@@ -63,6 +100,28 @@ def main() -> None:
                     help="--mode time: OpenSpiel's simulations per move as given (e.g. from an earlier "
                          "calibration, so that processes splitting a run agree) instead of calibrated")
     a = ap.parse_args()
+    if a.summary is not None:
+        for f in a.summary:
+            print(f)
+            for line in summary(read_json_lines(f), a.first_deal, a.pairs):
+                print("   ", line)
+        return
+    if a.pairs is None:
+        a.pairs = 50
+    if a.first_deal is None:
+        a.first_deal = 0
+    if a.out is not None:
+        try:
+            refuse_compressed_out(a.out)
+        except ValueError as e:
+            ap.error(str(e))
+
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from tabuleiro import agents, load_game, openspiel
+
     openspiel.register()
     game = pyspiel.load_game("tabuleiro_capivarias")
 

@@ -3,18 +3,24 @@
 Plays, for one game, every adjacent pair (level n against level n-1) and
 every pair three apart (n against n-3) on the same paired deals: each deal
 once per seat rotation, so both seats of a deal are played by both levels.
-Every match is one ``tabuleiro arena`` run whose games are appended to
-``bench/results/levels/<game>/L<n>-L<m>.jsonl``; re-running resumes them.
-The table (``--table``) is recomputed from those files alone, so it can be
-regenerated without replaying a game.
+Every match is one ``tabuleiro arena`` run whose games are appended to the
+plain JSONL file ``<runs>/<game>/L<n>-L<m>.jsonl`` (``--runs``, default
+``runs/levels``); re-running resumes them. The tables (``--table``,
+``--write-doc``) are recomputed from the match files alone, so they can be
+regenerated without replaying a game: by default from the kept games,
+``results/levels/<game>/L<n>-L<m>.jsonl.gz`` (``--results``; a plain
+``.jsonl`` there is read before its ``.gz``).
 
     python bench/calibrate_levels.py capivarias --deals 100 --jobs 2
     python bench/calibrate_levels.py capulana --players 2 --deals 100 --jobs 2
     python bench/calibrate_levels.py --write-doc docs/levels.md
+    python bench/calibrate_levels.py --table --results runs/levels   # the tables of a new run
 
 Each match is the same as, for instance,
 ``tabuleiro arena capivarias --agents level:5 level:4 --deals 100 --seed 9
---out bench/results/levels/capivarias/L5-L4.jsonl``.
+--out runs/levels/capivarias/L5-L4.jsonl``. To keep a new run, compress each
+file into results/ (results/README.md): ``gzip -9n -c runs/levels/capivarias/L5-L4.jsonl >
+results/levels/capivarias/L5-L4.jsonl.gz``.
 
 A level n "passes" against n-1 when it scores more than half (draws count
 half) and against n-3 when it scores at least 0.65.
@@ -27,9 +33,13 @@ import sys
 from pathlib import Path
 from typing import Any, Optional
 
+from result_files import RESULTS, existing, read_results
 from tabuleiro import agents, arena
 
-ROOT = Path(__file__).resolve().parent / "results" / "levels"
+#: The kept games, read for the tables by default.
+KEPT = RESULTS / "levels"
+#: Where new matches are played (plain JSONL, resumable), relative to the working directory.
+RUNS = Path("runs") / "levels"
 SEED = 9
 DEALS = 100          # per match: 200 games in a two-player game
 GAMES = {"capivarias": {}, "capulana": {"players": 2}}
@@ -45,15 +55,16 @@ def pairs() -> list[tuple[int, int]]:
     return out
 
 
-def path_of(game: str, hi: int, lo: int, players: Optional[int] = None) -> Path:
-    """Two-player Capulana (the calibration's) lives under capulana/; another
-    player count under capulana-<n>p/."""
+def path_of(root: Path, game: str, hi: int, lo: int, players: Optional[int] = None) -> Path:
+    """The plain JSONL file of a match under ``root``. Two-player Capulana
+    (the calibration's) lives under capulana/; another player count under
+    capulana-<n>p/."""
     folder = game if players in (None, 2) else f"{game}-{players}p"
-    return ROOT / folder / f"L{hi}-L{lo}.jsonl"
+    return root / folder / f"L{hi}-L{lo}.jsonl"
 
 
-def play(game: str, params: dict[str, Any], hi: int, lo: int, deals: int, jobs: int) -> arena.Summary:
-    out = path_of(game, hi, lo, params.get("players"))
+def play(runs: Path, game: str, params: dict[str, Any], hi: int, lo: int, deals: int, jobs: int) -> arena.Summary:
+    out = path_of(runs, game, hi, lo, params.get("players"))
     out.parent.mkdir(parents=True, exist_ok=True)
     return arena.run(game, [f"level:{hi}", f"level:{lo}"], deals=deals, seed=SEED, params=params, out=out,
                      jobs=jobs, progress=sys.stderr.isatty())
@@ -66,11 +77,13 @@ def _describe(game: str, level: int) -> str:
     return name
 
 
-def row(game: str, hi: int, lo: int, players: Optional[int] = None) -> Optional[dict[str, Any]]:
-    p = path_of(game, hi, lo, players)
-    if not p.exists():
+def row(root: Path, game: str, hi: int, lo: int, players: Optional[int] = None) -> Optional[dict[str, Any]]:
+    """The table row of a match from its file under ``root`` (``.jsonl``, else
+    ``.jsonl.gz``), or None if it has not been played."""
+    p = existing(path_of(root, game, hi, lo, players))
+    if p is None:
         return None
-    recs = arena.read_results(p)
+    recs = read_results(p)
     if not recs:
         return None
     s = arena.summarize(recs, agents=[f"level:{hi}", f"level:{lo}"])
@@ -87,11 +100,12 @@ def _elo(x: Optional[float]) -> str:
     return "inf" if x is None else f"{x:+.0f}"
 
 
-def table(game: str) -> str:
+def table(game: str, root: Path = KEPT) -> str:
+    """The markdown table of one game's matches under ``root``."""
     lines = ["| level | plays as | vs | games | W-D-L | score | needs | Elo (95%) |",
              "|---|---|---|---|---|---|---|---|"]
     for hi, lo in pairs():
-        r = row(game, hi, lo)
+        r = row(root, game, hi, lo)
         desc = _describe(game, hi)
         if r is None:
             lines.append(f"| {hi} | {desc} | {lo} ({_describe(game, lo)}) | not measured | | | | |")
@@ -144,6 +158,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--deals", type=int, default=DEALS, help="deals per match (2 games each in two-player games)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--only", default=None, help="matches to play, e.g. 10-9,10-7 (default: all, cheapest first)")
+    ap.add_argument("--runs", type=Path, default=RUNS,
+                    help="where matches are played, plain JSONL (default: runs/levels)")
+    ap.add_argument("--results", type=Path, default=KEPT,
+                    help="where --table and --write-doc read the matches (default: results/levels)")
     ap.add_argument("--table", action="store_true", help="print the measured tables (markdown) and stop")
     ap.add_argument("--write-doc", type=Path, default=None, metavar="MD",
                     help="replace the tables between the markers of MD (docs/levels.md) and stop")
@@ -159,14 +177,14 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 0
     if a.table:
         for g in GAMES:
-            print(f"### {g}\n\n{table(g)}\n")
+            print(f"### {g}\n\n{table(g, a.results)}\n")
         return 0
     if a.write_doc is not None:
         text = a.write_doc.read_text("utf-8")
         for g in GAMES:
             start, end = f"<!-- table {g} -->", f"<!-- end table {g} -->"
             i, j = text.index(start) + len(start), text.index(end)
-            text = text[:i] + "\n" + table(g) + "\n" + text[j:]
+            text = text[:i] + "\n" + table(g, a.results) + "\n" + text[j:]
         a.write_doc.write_text(text, "utf-8")
         return 0
     if a.game is None:
@@ -179,8 +197,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         want = {tuple(int(x) for x in item.split("-")) for item in a.only.split(",")}
         todo = [p for p in todo if p in want]
     for hi, lo in todo:
-        s = play(a.game, params, hi, lo, a.deals, a.jobs)
-        r = row(a.game, hi, lo, params.get("players"))
+        s = play(a.runs, a.game, params, hi, lo, a.deals, a.jobs)
+        r = row(a.runs, a.game, hi, lo, params.get("players"))
         assert r is not None
         print(f"{a.game} level {hi} vs {lo}: {r['wins']}-{r['draws']}-{r['losses']} score {r['score']:.3f} "
               f"(needs {r['need']}) {'ok' if r['ok'] else 'FAILS'}; {s['timing'][f'level:{hi}']['ms_per_move']:.1f} "

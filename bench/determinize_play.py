@@ -16,9 +16,14 @@ Reported per player count, each with a 95% interval over deals (t):
 
 Run (about 20 minutes on two busy cores):
     python bench/determinize_play.py --players 3 4 --iterations 300 --minutes 20 --jobs 2 \\
-        --out bench/results/determinize_play.jsonl
-Results go to a JSON-lines file, one game per line; a re-run resumes from it,
-``--summary`` only prints the summary of the file.
+        --out runs/determinize_play.jsonl
+Results go to a plain JSON-lines file (``--out``, default
+``runs/determinize_play.jsonl``), one game per line; a re-run resumes from
+it. ``--summary`` only prints the summary of the file, which may also be a
+compressed one: the games behind docs/engine-notes.md's table are kept as
+results/determinize_play.jsonl.gz (results/README.md),
+
+    python bench/determinize_play.py --summary --out results/determinize_play.jsonl.gz
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from result_files import read_json_lines, refuse_compressed_out
 from tabuleiro import agents, load_game
 
 MASK = (1 << 64) - 1
@@ -120,15 +126,20 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=20.0, help="stop starting games after this long")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=13)
-    ap.add_argument("--out", default="bench/results/determinize_play.jsonl")
+    ap.add_argument("--out", default="runs/determinize_play.jsonl",
+                    help="the games, plain JSONL (appended to; a .jsonl.gz only with --summary)")
     ap.add_argument("--summary", action="store_true", help="only summarize --out")
     a = ap.parse_args()
     out = Path(a.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    done = [json.loads(line) for line in out.read_text().splitlines() if line.strip()] if out.exists() else []
     if a.summary:
-        print(json.dumps(summarize(done), indent=1))
+        print(json.dumps(summarize(read_json_lines(out)), indent=1))
         return
+    try:
+        refuse_compressed_out(out)
+    except ValueError as e:
+        ap.error(str(e))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = read_json_lines(out) if out.exists() else []
     have = {(r["players"], r["deal"], r["odd"], r["lineup"], r["iterations"], r["seed"]) for r in done}
     # deal-major order, so a run cut by the time budget leaves whole deals for each player count
     tasks = [(n, d, q, lineup, a.iterations, a.seed)

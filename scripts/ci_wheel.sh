@@ -82,8 +82,9 @@ for f in CMakeLists.txt pyproject.toml README.md csrc/portable.h csrc/game.c csr
          python/tabuleiro/__init__.py python/tabuleiro/_version.py python/tabuleiro/data/capivarias_cards.csv; do
     grep -qx "tabuleiro-$version/$f" "$WORK/sdist.txt" || { echo "$sdist lacks $f"; exit 1; }
 done
-if grep -E '/(\.mypy_cache|\.hypothesis|\.pytest_cache|build|wheelhouse|\.benchmarks|bench/results)/' "$WORK/sdist.txt"; then
-    echo "$sdist holds caches, build output or benchmark results (above)"; exit 1
+if grep -E '/(\.mypy_cache|\.hypothesis|\.pytest_cache|build|wheelhouse|\.benchmarks)/|^[^/]+/(results|runs)/|\.jsonl(\.gz)?$' \
+        "$WORK/sdist.txt"; then
+    echo "$sdist holds caches, build output or kept results (above)"; exit 1
 fi
 echo "$sdist: $(wc -l < "$WORK/sdist.txt") entries, $(du -k "$sdist" | cut -f1) KiB"
 
