@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tabuleiro import arena
+from tests.helpers import deny_writes
 from tabuleiro.__main__ import main
 
 pytest.importorskip("matplotlib")
@@ -118,17 +119,7 @@ def test_an_unwritable_plot_is_refused_before_any_game(tmp_path: Path, capsys: p
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     png = tmp_path / "p.png"
     png.write_bytes(b"old")
-    png.chmod(0o444)
-    if os.geteuid() == 0:
-        # root writes through file modes: make the open fail as it does for anyone else
-        real_open = os.open
-
-        def no_write(p: Any, flags: int, *a: Any, **k: Any) -> int:
-            if os.fspath(p) == str(png) and flags & (os.O_WRONLY | os.O_RDWR):
-                raise PermissionError(13, "Permission denied", str(png))
-            return real_open(p, flags, *a, **k)
-
-        monkeypatch.setattr(os, "open", no_write)
+    deny_writes(monkeypatch, png)
     out = tmp_path / "r.jsonl"
     rc, _, err = run_cli(capsys, "toy", "--agents", "greedy", "random", "--deals", "1", "--jobs", "1",
                          "--out", str(out), "--plot", str(png))

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabuleiro import arena
+from tests.helpers import deny_writes
 from tabuleiro.__main__ import main
 
 AGENTS = ["greedy", "random"]
@@ -121,17 +122,7 @@ def test_out_unwritable_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture
     out = tmp_path / "r.jsonl"
     toy(out)
     before = out.read_bytes()
-    out.chmod(0o444)
-    if os.geteuid() == 0:
-        # root writes through file modes: make the open fail as it does for anyone else
-        real_open = os.open
-
-        def no_write(p: Any, flags: int, *a: Any, **k: Any) -> int:
-            if os.fspath(p) == str(out) and flags & (os.O_WRONLY | os.O_RDWR):
-                raise PermissionError(13, "Permission denied", str(out))
-            return real_open(p, flags, *a, **k)
-
-        monkeypatch.setattr(os, "open", no_write)
+    deny_writes(monkeypatch, out)
     rc, _, err = run_cli(capsys, *TOY_CLI, "--out", str(out))
     assert rc == 2 and "cannot be opened for writing: Permission denied" in err, err
     assert out.read_bytes() == before
