@@ -7,7 +7,9 @@ The shape is UCI's: a line loop whose ``go`` runs on a worker thread, so that
 ``stop`` is read while the search runs and ends it with its best move so far.
 
 This module is a thin layer over the public API (``load_game``, ``State``,
-``Game.from_view``, ``agents``); nothing here knows a game's rules. In-process
+``Game.from_view``, ``agents``); nothing here knows a game's rules. The wire
+format (reading a request line and its fields, writing strict-JSON answers)
+is in ``_wire``, the seat-bound undo rule in ``_undo_rule``. In-process
 use (tests, other Python code) runs a session over any pair of binary streams:
 
 >>> import io, json
@@ -24,7 +26,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import itertools
 import json
 import math
 import os
@@ -38,17 +39,13 @@ import tabuleiro
 
 from . import agents
 from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
+from ._undo_rule import UNDO_WORLDS, undo_shows
+from ._wire import (_MISSING, ERROR_CODES, MAX_DEPTH, MAX_LINE, ProtocolError, _bad, _bool_field, _echoable, _encode,
+                    _int_field, _is_int, _read_request, _short, _str_field, _unicode_problem, _valid_unicode)
 
 __all__ = ["ERROR_CODES", "MAX_DEPTH", "MAX_LINE", "UNDO_WORLDS", "PROTOCOL_VERSION", "Engine", "main", "serve"]
 
 PROTOCOL_VERSION = 1
-#: The longest request line accepted, in bytes, without its line ending.
-MAX_LINE = 1 << 20
-#: The deepest nesting of arrays and objects a request may hold (a state dict nests 5 deep).
-MAX_DEPTH = 64
-#: Every error code a response can carry (docs/protocol.md says when each is used).
-ERROR_CODES = ("bad_json", "bad_request", "unknown_command", "no_game", "invalid_move", "illegal_move",
-               "invalid_state", "game_over", "busy", "not_your_seat", "forbidden", "line_too_long", "internal")
 #: The agent parameters ``go`` passes to ``agents.make`` (each agent takes a subset).
 AGENT_PARAMS = ("iterations", "time", "c", "rollout", "threads", "seed", "max_nodes", "shaped", "prior", "horizon")
 #: Commands refused with ``busy`` while a ``go`` or ``perft`` runs (they change or search the state).
@@ -57,190 +54,7 @@ BUSY_COMMANDS = frozenset({"new", "load", "play", "undo", "go", "perft"})
 _PERFT_CHUNK = 3
 #: How long ``stop``/``quit``/EOF wait for a running job to answer (searches poll their flag every few ms).
 _JOIN_SECONDS = 10.0
-#: How many determinizations the undo rule plays the seat's own move in (besides the true world and from_view's).
-UNDO_WORLDS = 256
-_MESSAGE_MAX = 300
 _U64 = 1 << 64
-
-
-class ProtocolError(Exception):
-    """An error response: a code of :data:`ERROR_CODES` and a message."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def _bad(message: str) -> ProtocolError:
-    return ProtocolError("bad_request", message)
-
-
-def _short(text: str, limit: int = _MESSAGE_MAX) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-# --- reading request fields -----------------------------------------------------------------------
-
-_MISSING: Any = object()
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _int_field(req: dict[str, Any], name: str, *, lo: int, hi: int, default: Any = _MISSING) -> Any:
-    v = req.get(name, _MISSING)
-    if v is _MISSING or (v is None and default is not _MISSING):
-        if default is _MISSING:
-            raise _bad(f"missing field {name!r} (an integer in [{lo}, {hi}])")
-        return default
-    if not _is_int(v) or not lo <= v <= hi:
-        raise _bad(f"field {name!r} must be an integer in [{lo}, {hi}], not {_short(json.dumps(v), 60)}")
-    return v
-
-
-def _bool_field(req: dict[str, Any], name: str, default: bool) -> bool:
-    v = req.get(name, default)
-    if not isinstance(v, bool):
-        raise _bad(f"field {name!r} must be true or false, not {_short(json.dumps(v), 60)}")
-    return v
-
-
-def _str_field(req: dict[str, Any], name: str, default: Any = _MISSING) -> Any:
-    v = req.get(name, _MISSING)
-    if v is _MISSING:
-        if default is _MISSING:
-            raise _bad(f"missing field {name!r} (a string)")
-        return default
-    if not isinstance(v, str):
-        raise _bad(f"field {name!r} must be a string, not {_short(json.dumps(v), 60)}")
-    return v
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _finite_float(text: str) -> float:
-    x = float(text)
-    if not math.isfinite(x):                    # 1e999: JSON's grammar, but no double holds it
-        raise ValueError(f"the number {_short(text, 40)} is out of range (over 1.8e308)")
-    return x
-
-
-def _valid_unicode(text: str) -> bool:
-    """Can ``text`` be written as UTF-8 (no lone surrogate, which a JSON
-    ``\\ud800`` escape can produce)?"""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _read_request(raw: bytes) -> Any:
-    """The JSON value of a request line, checked once for everything an answer
-    could later fail on: strict UTF-8, strict JSON (no NaN/Infinity, no number
-    out of a double's range) and at most :data:`MAX_DEPTH` levels of nesting.
-    Raises ``ProtocolError("bad_json")``; strings are checked by
-    :func:`_unicode_problem`, which needs the parsed ``id`` and ``cmd``."""
-    try:
-        value = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant, parse_float=_finite_float)
-    except RecursionError:
-        raise ProtocolError("bad_json", f"not a JSON line: nested deeper than {MAX_DEPTH} levels") from None
-    except ValueError as e:                     # JSONDecodeError, UnicodeDecodeError, the hooks, int digits
-        raise ProtocolError("bad_json", f"not a JSON line: {_short(str(e), 120)}") from None
-    stack = [(value, 1)]                        # iterative: no depth of input can exhaust the stack here
-    while stack:
-        x, depth = stack.pop()
-        if isinstance(x, (dict, list)):
-            if depth > MAX_DEPTH:
-                raise ProtocolError("bad_json", f"not a JSON line: nested deeper than {MAX_DEPTH} levels")
-            stack.extend((v, depth + 1) for v in (x.values() if isinstance(x, dict) else x))
-    return value
-
-
-def _unicode_problem(req: dict[str, Any]) -> Optional[str]:
-    """The first field of a request holding a string that is not valid
-    Unicode (a lone surrogate: it cannot be written as UTF-8, so it can be
-    neither echoed nor named), as a message, or None. The message names the
-    top-level field, never the string."""
-    for key, v in req.items():
-        if not _valid_unicode(key):
-            return "a field name is not valid Unicode (it holds a lone surrogate escape such as \\ud800)"
-        stack = [v]
-        while stack:
-            x = stack.pop()
-            bad = (isinstance(x, str) and not _valid_unicode(x)) or \
-                (isinstance(x, dict) and not all(_valid_unicode(k) for k in x))
-            if bad:
-                return (f"field {key!r} holds a string that is not valid Unicode (a lone surrogate escape such "
-                        "as \\ud800): strings must encode as UTF-8")
-            if isinstance(x, dict):
-                stack.extend(x.values())
-            elif isinstance(x, list):
-                stack.extend(x)
-    return None
-
-
-def _echoable(v: Any) -> bool:
-    """May ``v`` be echoed as an answer's ``id`` or ``cmd``: a JSON scalar that encodes strictly?"""
-    if v is None or isinstance(v, bool) or _is_int(v):
-        return True
-    if isinstance(v, float):
-        return math.isfinite(v)
-    return isinstance(v, str) and _valid_unicode(v)
-
-
-# --- what a seat may take back ---------------------------------------------------------------------------
-
-
-def _undo_shows(after: Any, seat: int) -> bool:
-    """Would taking back the last move ``m`` of ``after`` let ``seat`` decide
-    again knowing something it did not know before ``m``? (docs/protocol.md,
-    "The undo rule".) True means refuse.
-
-    Another player's move: always (the seat is not told which move it was, and
-    what its view shows of it can depend on cards the seat does not see, so
-    the seat could learn from it and then take back its own earlier move).
-
-    The seat's own move: unless the seat's view after ``m`` (``V'``) is
-    determined by its view before (``V``) and ``m``. The engine cannot visit
-    every world consistent with ``V``; it plays ``m`` in the true one, in
-    ``Game.from_view(V)`` (hidden cards in their first possible places) and in
-    :data:`UNDO_WORLDS` draws of ``determinize(seat, k)`` (uniform over those
-    worlds; fixed seeds, so the answer depends only on the position), and
-    refuses when any of them (where ``m`` is legal) gives a view other than
-    ``V'``."""
-    before = after.clone()
-    m = before.pop()
-    if before.current_player != seat:
-        return True
-    want = after.view(seat)
-    view = before.view(seat)
-    try:
-        first = [before.clone(), before.game.from_view(view, seat)]   # before itself stays unplayed
-    except (InvalidStateError, ValueError):     # pragma: no cover - from_view loads every view; the others suffice
-        first = [before.clone()]
-    worlds = itertools.chain(first, (before.determinize(seat, k) for k in range(UNDO_WORLDS)))
-    for world in worlds:
-        try:
-            world.push(m.action)
-        except IllegalMoveError:
-            continue                            # not legal in this world (the seat's moves rarely depend on it)
-        if world.view(seat) != want:
-            return True
-    return False
-
-
-def _encode(obj: Any) -> Optional[bytes]:
-    """``obj`` as one strict-JSON UTF-8 line, or None if it has no such form."""
-    try:
-        line = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        return (line + "\n").encode("utf-8")
-    except Exception:  # noqa: BLE001 - TypeError, ValueError (NaN, a surrogate), RecursionError: all "no"
-        return None
 
 
 def _move(m: Any) -> dict[str, Any]:
@@ -635,7 +449,7 @@ class Engine:
                                     "seat-bound session cannot take moves back")
             probe = st.clone()
             for k in range(count):
-                if _undo_shows(probe, self._seat):
+                if undo_shows(probe, self._seat):
                     raise ProtocolError("forbidden", f"{'the last move' if k == 0 else f'move {k + 1} from the end'} "
                                         f"showed seat {self._seat} something its view before it did not determine "
                                         "(a card, a deal, an auction, a weaving step) or was another player's: a "

@@ -1,0 +1,159 @@
+"""The engine protocol's wire format: reading a request line (strict UTF-8
+and JSON, bounded nesting, valid Unicode in every string), reading its
+fields, and writing an answer as one strict-JSON line. No game knowledge
+and no session state: :mod:`tabuleiro.engine` runs the session over it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Optional
+
+#: The longest request line accepted, in bytes, without its line ending.
+MAX_LINE = 1 << 20
+#: The deepest nesting of arrays and objects a request may hold (a state dict nests 5 deep).
+MAX_DEPTH = 64
+#: Every error code a response can carry (docs/protocol.md says when each is used).
+ERROR_CODES = ("bad_json", "bad_request", "unknown_command", "no_game", "invalid_move", "illegal_move",
+               "invalid_state", "game_over", "busy", "not_your_seat", "forbidden", "line_too_long", "internal")
+_MESSAGE_MAX = 300
+
+
+class ProtocolError(Exception):
+    """An error response: a code of :data:`ERROR_CODES` and a message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _bad(message: str) -> ProtocolError:
+    return ProtocolError("bad_request", message)
+
+
+def _short(text: str, limit: int = _MESSAGE_MAX) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# --- reading request fields -----------------------------------------------------------------------
+
+_MISSING: Any = object()
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _int_field(req: dict[str, Any], name: str, *, lo: int, hi: int, default: Any = _MISSING) -> Any:
+    v = req.get(name, _MISSING)
+    if v is _MISSING or (v is None and default is not _MISSING):
+        if default is _MISSING:
+            raise _bad(f"missing field {name!r} (an integer in [{lo}, {hi}])")
+        return default
+    if not _is_int(v) or not lo <= v <= hi:
+        raise _bad(f"field {name!r} must be an integer in [{lo}, {hi}], not {_short(json.dumps(v), 60)}")
+    return v
+
+
+def _bool_field(req: dict[str, Any], name: str, default: bool) -> bool:
+    v = req.get(name, default)
+    if not isinstance(v, bool):
+        raise _bad(f"field {name!r} must be true or false, not {_short(json.dumps(v), 60)}")
+    return v
+
+
+def _str_field(req: dict[str, Any], name: str, default: Any = _MISSING) -> Any:
+    v = req.get(name, _MISSING)
+    if v is _MISSING:
+        if default is _MISSING:
+            raise _bad(f"missing field {name!r} (a string)")
+        return default
+    if not isinstance(v, str):
+        raise _bad(f"field {name!r} must be a string, not {_short(json.dumps(v), 60)}")
+    return v
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite_float(text: str) -> float:
+    x = float(text)
+    if not math.isfinite(x):                    # 1e999: JSON's grammar, but no double holds it
+        raise ValueError(f"the number {_short(text, 40)} is out of range (over 1.8e308)")
+    return x
+
+
+def _valid_unicode(text: str) -> bool:
+    """Can ``text`` be written as UTF-8 (no lone surrogate, which a JSON
+    ``\\ud800`` escape can produce)?"""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _read_request(raw: bytes) -> Any:
+    """The JSON value of a request line, checked once for everything an answer
+    could later fail on: strict UTF-8, strict JSON (no NaN/Infinity, no number
+    out of a double's range) and at most :data:`MAX_DEPTH` levels of nesting.
+    Raises ``ProtocolError("bad_json")``; strings are checked by
+    :func:`_unicode_problem`, which needs the parsed ``id`` and ``cmd``."""
+    try:
+        value = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant, parse_float=_finite_float)
+    except RecursionError:
+        raise ProtocolError("bad_json", f"not a JSON line: nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as e:                     # JSONDecodeError, UnicodeDecodeError, the hooks, int digits
+        raise ProtocolError("bad_json", f"not a JSON line: {_short(str(e), 120)}") from None
+    stack = [(value, 1)]                        # iterative: no depth of input can exhaust the stack here
+    while stack:
+        x, depth = stack.pop()
+        if isinstance(x, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise ProtocolError("bad_json", f"not a JSON line: nested deeper than {MAX_DEPTH} levels")
+            stack.extend((v, depth + 1) for v in (x.values() if isinstance(x, dict) else x))
+    return value
+
+
+def _unicode_problem(req: dict[str, Any]) -> Optional[str]:
+    """The first field of a request holding a string that is not valid
+    Unicode (a lone surrogate: it cannot be written as UTF-8, so it can be
+    neither echoed nor named), as a message, or None. The message names the
+    top-level field, never the string."""
+    for key, v in req.items():
+        if not _valid_unicode(key):
+            return "a field name is not valid Unicode (it holds a lone surrogate escape such as \\ud800)"
+        stack = [v]
+        while stack:
+            x = stack.pop()
+            bad = (isinstance(x, str) and not _valid_unicode(x)) or \
+                (isinstance(x, dict) and not all(_valid_unicode(k) for k in x))
+            if bad:
+                return (f"field {key!r} holds a string that is not valid Unicode (a lone surrogate escape such "
+                        "as \\ud800): strings must encode as UTF-8")
+            if isinstance(x, dict):
+                stack.extend(x.values())
+            elif isinstance(x, list):
+                stack.extend(x)
+    return None
+
+
+def _echoable(v: Any) -> bool:
+    """May ``v`` be echoed as an answer's ``id`` or ``cmd``: a JSON scalar that encodes strictly?"""
+    if v is None or isinstance(v, bool) or _is_int(v):
+        return True
+    if isinstance(v, float):
+        return math.isfinite(v)
+    return isinstance(v, str) and _valid_unicode(v)
+
+
+def _encode(obj: Any) -> Optional[bytes]:
+    """``obj`` as one strict-JSON UTF-8 line, or None if it has no such form."""
+    try:
+        line = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return (line + "\n").encode("utf-8")
+    except Exception:  # noqa: BLE001 - TypeError, ValueError (NaN, a surrogate), RecursionError: all "no"
+        return None
