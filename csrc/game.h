@@ -90,8 +90,16 @@ struct sr_game {
     int (*encode)(const void *rules, const void *state, int64_t *out, int max);
     /* Build a state from an encoding and check it (the one authority on what a
      * loadable state is): SR_OK, or SR_E_STATE with a message naming the first
-     * problem. Any input, however malformed, is safe to pass. */
+     * problem. Any input, however malformed, is safe to pass. It enforces the
+     * counts the rules imply for the phase and round, and accepts every state
+     * play reaches from a new game (the check is closed under play). */
     int (*decode)(const void *rules, const int64_t *in, int n, void *state, char *msg, size_t msg_len);
+    /* decode without the counts the rules imply for the phase and round
+     * (deck, hand, pile sizes, turns, round wins): only for tests that compose
+     * a position isolating one ruling, never for a public loader (from_dict,
+     * from_view, the engine's load use decode). NULL: the game has no such
+     * counts beyond decode's. */
+    int (*decode_loose)(const void *rules, const int64_t *in, int n, void *state, char *msg, size_t msg_len);
     /* The observation tensor of `player` (any player, to move or not, terminal
      * states too): info.observation_size floats into out, a fixed layout per
      * instance (docs/observations.md). It encodes exactly view(player) and
