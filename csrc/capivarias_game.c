@@ -294,6 +294,7 @@ int cv_make_game(const void *rules, const int *params, sr_game *g, char *msg, si
     g->action_to_string = g_action_to_string;
     g->encode = cv_encode_state;
     g->decode = cv_decode_state;
+    g->decode_loose = cv_decode_state_loose;
     g->info.observation_size = cv_observation_size(r);
     g->observation = g_observation;
     return SR_OK;
@@ -456,9 +457,9 @@ static int missing_error(const cv_rules *r, uint32_t missing, char *msg, size_t 
 }
 
 /* cv_check, whatever the message buffer. */
-static int last_guard(const cv_rules *r, const cv_state *s, char *msg, size_t n) {
+static int last_guard(const cv_rules *r, const cv_state *s, char *msg, size_t n, int loose) {
     char why[SR_MSG_LEN];
-    if (cv_check(r, s, why, sizeof why) != 0) return fail(SR_E_STATE, msg, n, "%s", why);
+    if ((loose ? cv_check_loose : cv_check)(r, s, why, sizeof why) != 0) return fail(SR_E_STATE, msg, n, "%s", why);
     return SR_OK;
 }
 
@@ -466,7 +467,8 @@ static int is_capionca(int kind) {
     return kind == CV_KIND_PUSH || kind == CV_KIND_SWITCH_ONE || kind == CV_KIND_SWITCH_ALL;
 }
 
-int cv_decode_state(const void *rules, const int64_t *in, int n, void *state, char *msg, size_t msg_len) {
+static int decode_state(const void *rules, const int64_t *in, int n, void *state, char *msg, size_t msg_len,
+                        int loose) {
 #define BAD(...) return fail(SR_E_STATE, msg, msg_len, __VA_ARGS__)
 #define NEXT(v) do { if (next(&rd, &(v)) < 0) return SR_E_STATE; } while (0)
     const cv_rules *r = (const cv_rules *)rules;
@@ -614,9 +616,17 @@ int cv_decode_state(const void *rules, const int64_t *in, int n, void *state, ch
         BAD("the player to move has no legal action: an unfinished round needs 2 to 4 available cards, not %d", n_avail);
     s.n_avail = (uint8_t)n_avail;
 
-    if (last_guard(r, &s, msg, msg_len) != SR_OK) return SR_E_STATE;
+    if (last_guard(r, &s, msg, msg_len, loose) != SR_OK) return SR_E_STATE;
     memcpy(state, &s, sizeof s);
     return SR_OK;
 #undef NEXT
 #undef BAD
+}
+
+int cv_decode_state(const void *rules, const int64_t *in, int n, void *state, char *msg, size_t msg_len) {
+    return decode_state(rules, in, n, state, msg, msg_len, 0);
+}
+
+int cv_decode_state_loose(const void *rules, const int64_t *in, int n, void *state, char *msg, size_t msg_len) {
+    return decode_state(rules, in, n, state, msg, msg_len, 1);
 }

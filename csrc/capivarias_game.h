@@ -41,6 +41,8 @@ int cv_make_game(const void *rules, const int *params, sr_game *g, char *msg, si
  * and every state reachable from it by legal play is accepted too. */
 int cv_encode_state(const void *rules, const void *state, int64_t *out, int max);
 int cv_decode_state(const void *rules, const int64_t *in, int n, void *state, char *msg, size_t msg_len);
+/* cv_decode_state without the counts the rules imply (cv_check_loose). */
+int cv_decode_state_loose(const void *rules, const int64_t *in, int n, void *state, char *msg, size_t msg_len);
 
 /* Most actions any game (or any accepted state) can still take: 9 rounds
  * (R30) of (cards in play - 4) turns each. */

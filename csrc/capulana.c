@@ -1247,7 +1247,73 @@ uint64_t cp_infostate_key(const cp_rules *r, const cp_state *s, int player) {
 
 #define FAIL(...) do { snprintf(msg, len, __VA_ARGS__); return -1; } while (0)
 
-int cp_check(const cp_rules *r, const cp_state *s, char *msg, size_t len) {
+/* The counts the rules imply for the phase and round (issue 26), each a
+ * necessary condition of every state play reaches from a new game, so the
+ * check stays closed under play:
+ *  - 3 objectives revealed (1.2);
+ *  - the deck: 56 - 7n dealt at setup, n announced each round (1.2, 1.3), so
+ *    56 - 7n - round * n cards in every phase (round stays 4 once over);
+ *  - the dealt hands are black (1.2): outside the deck at most round * n
+ *    purple cards (the announced ones);
+ *  - a player's cards (hand, offers, and fabric cards in the row) change only
+ *    in auctions, by -2 to +3 per slot (R5: a winner gains the announced card
+ *    and the loser's 0..3 cards for its own 1..3, or loses its 1..3 to an
+ *    empty offer; a loser swaps its 0..3 for the winner's 1..3), 2 slots per
+ *    player a round: 7 - 4a to 7 + 6a after a auctions (7 exactly before the
+ *    first);
+ *  - each weaving turn places 0 to 2 cards (1.3): before this step's weaving
+ *    the row holds at most 2 fabric cards per finished weaving step;
+ *  - every card that went through an auction is known until woven (R6); the
+ *    others in hands are dealt cards, black: a purple card in a hand, an offer
+ *    or this step's weaving is known, and nothing is known before the first
+ *    auction. */
+static int count_check(const cp_rules *r, const cp_state *s, char *msg, size_t len) {
+    const int n = s->players, rnd = s->round;
+    const int auctions = s->phase == CP_PHASE_OFFER ? rnd - 1 : rnd;      /* auctions resolved so far */
+    const int steps = s->phase == CP_PHASE_OVER ? rnd : rnd - 1;          /* weaving steps finished */
+    int nobj = pop64(s->objectives);
+    if (nobj != CP_REVEALED_OBJECTIVES)
+        FAIL("%d objectives are revealed, not %d (1.2)", nobj, CP_REVEALED_OBJECTIVES);
+    int deck = s->deck_n - s->deck_top, want = CP_NFABRIC - CP_HAND_SIZE * n - rnd * n;
+    if (deck != want)
+        FAIL("the deck holds %d cards, but in round %d it holds %d (%d dealt, %d announced per round: 1.2, 1.3)",
+             deck, rnd, want, CP_HAND_SIZE * n, n);
+    uint64_t out = 0;
+    for (int i = s->deck_top; i < s->deck_n; ++i) out |= BIT(s->deck[i]);
+    out = r->fabric_mask & ~out;
+    int purple = pop64(out & r->purple_mask);
+    if (purple > rnd * n)
+        FAIL("%d purple cards are out of the deck, but only %d cards have been announced (the dealt hands are black: 1.2)",
+             purple, rnd * n);
+    for (int q = 0; q < n; ++q) {
+        int cards = pop64(s->hold[q]) + s->rlen[q] - 1;
+        int lo = CP_HAND_SIZE - 4 * auctions, hi = CP_HAND_SIZE + 6 * auctions;
+        if (cards < lo || cards > hi) {
+            if (!auctions)
+                FAIL("player %d holds %d cards (hand, offers and capulana) before the first auction, not %d (1.2)",
+                     q, cards, CP_HAND_SIZE);
+            FAIL("player %d holds %d cards (hand, offers and capulana) after %d auctions, not %d to %d (R5: -2 to +3 per slot)",
+                 q, cards, auctions, lo < 0 ? 0 : lo, hi);
+        }
+        int before = s->rlen[q] - 1 - (s->phase == CP_PHASE_WEAVE ? s->woven[q] : 0);
+        if (before > 2 * steps)
+            FAIL("the capulana of player %d holds %d fabric cards from %d weaving steps, at most %d (2 per step: 1.3)",
+                 q, before, steps, 2 * steps);
+    }
+    if (!auctions && s->known) FAIL("known lists cards before the first auction (R6)");
+    uint64_t unknown_purple = 0;
+    for (int q = 0; q < n; ++q) {
+        uint64_t m = s->hold[q] | (s->phase == CP_PHASE_WEAVE ? cp_woven_mask(s, q) : 0);
+        unknown_purple |= m & r->purple_mask & ~s->known;
+    }
+    if (unknown_purple)
+        FAIL("purple card %s is held but not known: every card out of the deck but the dealt (black) ones went "
+             "through an auction and is known until woven (R6)", r->card[ctz64(unknown_purple)].name);
+    return 0;
+}
+
+/* Everything cp_check checks but the counts (cp_check_loose). */
+static int check_structure(const cp_rules *r, const cp_state *s, char *msg, size_t len) {
     int n = s->players;
     if (n < CP_MIN_PLAYERS || n > CP_MAX_PLAYERS) FAIL("players must be 2 to 5, not %d", n);
     if (s->round < 1 || s->round > CP_ROUNDS) FAIL("round must be 1 to 4, not %d", s->round);
@@ -1376,4 +1442,13 @@ int cp_check(const cp_rules *r, const cp_state *s, char *msg, size_t len) {
     }
     return 0;
 #undef PLACE
+}
+
+int cp_check(const cp_rules *r, const cp_state *s, char *msg, size_t len) {
+    if (check_structure(r, s, msg, len)) return -1;
+    return count_check(r, s, msg, len);
+}
+
+int cp_check_loose(const cp_rules *r, const cp_state *s, char *msg, size_t len) {
+    return check_structure(r, s, msg, len);
 }

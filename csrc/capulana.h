@@ -267,8 +267,15 @@ int cp_row_strips(const cp_state *s, int p, uint8_t *colour, uint8_t *pattern);
  * JSON shape: every card in one place, rows legal when replayed, offer order,
  * R3, R4, known holders, to_move, raw strips (R9: also each row as it stood
  * when the current weaving step began, which views and determinize show),
- * deck size, a legal action for the player to move); returns 0 or writes a
- * message and returns -1. */
+ * deck size, a legal action for the player to move), then the counts the
+ * rules imply for the phase and round (3 objectives, the deck's exact size,
+ * purple cards out of the deck, each player's cards and row length, R6 for
+ * purple cards: issue 26, capulana.c count_check); returns 0 or writes a
+ * message and returns -1. Every state play reaches from a new game passes. */
 int cp_check(const cp_rules *r, const cp_state *s, char *msg, size_t n);
+
+/* cp_check without the counts: for tests that compose a position isolating
+ * one ruling (cp_decode_state_loose); never what a public loader uses. */
+int cp_check_loose(const cp_rules *r, const cp_state *s, char *msg, size_t n);
 
 #endif

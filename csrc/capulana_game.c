@@ -450,8 +450,9 @@ static int take_offer(decoder *d, cp_state *t, int k, int open) {
     return SR_OK;
 }
 
-/* Read the fields into t and check them (see cp_decode_state). */
-static int decode_body(decoder *d, cp_state *t) {
+/* Read the fields into t and check them (see cp_decode_state; without the
+ * counts when loose). */
+static int decode_body(decoder *d, cp_state *t, int loose) {
     const cp_rules *r = d->r;
     int64_t v = 0, cnt = 0;
     int c = 0;
@@ -602,11 +603,12 @@ static int decode_body(decoder *d, cp_state *t) {
     }
     /* the last guard: offer order, R3, R4, to_move, raw strips (R9, also as
      * each row stood when the weaving step began), engine limits, a legal action */
-    if (cp_check(r, t, d->msg, d->ml)) return SR_E_STATE;
+    if ((loose ? cp_check_loose : cp_check)(r, t, d->msg, d->ml)) return SR_E_STATE;
     return SR_OK;
 }
 
-int cp_decode_state(const void *rules, const int64_t *in, int n, void *state, char *msg, size_t msg_len) {
+static int decode_state(const void *rules, const int64_t *in, int n, void *state, char *msg, size_t msg_len,
+                        int loose) {
     char local[SR_MSG_LEN];
     decoder d;
     cp_state t;
@@ -617,13 +619,21 @@ int cp_decode_state(const void *rules, const int64_t *in, int n, void *state, ch
     d.msg = msg && msg_len ? msg : local;
     d.ml = msg && msg_len ? msg_len : sizeof local;
     d.msg[0] = 0;
-    int rc = decode_body(&d, &t);
+    int rc = decode_body(&d, &t, loose);
     if (rc != SR_OK) {
         if (!d.msg[0]) snprintf(d.msg, d.ml, "inconsistent state");
         return rc;
     }
     memcpy(state, &t, sizeof t);
     return SR_OK;
+}
+
+int cp_decode_state(const void *rules, const int64_t *in, int n, void *state, char *msg, size_t msg_len) {
+    return decode_state(rules, in, n, state, msg, msg_len, 0);
+}
+
+int cp_decode_state_loose(const void *rules, const int64_t *in, int n, void *state, char *msg, size_t msg_len) {
+    return decode_state(rules, in, n, state, msg, msg_len, 1);
 }
 
 /* ---- the sr_game table -------------------------------------------------------------- */
@@ -791,6 +801,7 @@ int cp_make_game(const void *rules, const int *params, sr_game *g, char *msg, si
     g->action_to_string = g_action_to_string;
     g->encode = cp_encode_state;
     g->decode = cp_decode_state;
+    g->decode_loose = cp_decode_state_loose;
     g->info.observation_size = cp_observation_size(players);
     g->observation = g_observation;
     if (msg && n) msg[0] = 0;

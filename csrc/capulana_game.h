@@ -55,6 +55,8 @@ int cp_make_game(const void *rules, const int *params, sr_game *g, char *msg, si
  * field 0 with the instance's players. */
 int cp_encode_state(const void *rules, const void *state, int64_t *out, int max);
 int cp_decode_state(const void *rules, const int64_t *in, int n, void *state, char *msg, size_t msg_len);
+/* cp_decode_state without the counts the rules imply (cp_check_loose). */
+int cp_decode_state_loose(const void *rules, const int64_t *in, int n, void *state, char *msg, size_t msg_len);
 
 /* Most actions any game (or any accepted state) of `players` can still
  * take: 4 rounds (R2) of 2 * players offers of at most 5 actions (bid, 3

@@ -47,6 +47,7 @@ static uint64_t perft_rec(const sr_game *g, const void *state, int depth, const 
 uint64_t sr_perft(const sr_game *g, const void *state, int depth, const volatile int *stop, int *rc) {
     *rc = SR_OK;
     if (depth < 0) { *rc = SR_E_PARAM; return 0; }
+    if (stop && *stop) { *rc = SR_E_STOPPED; return 0; }   /* a flag set before the start: no work */
     return perft_rec(g, state, depth, stop, rc);
 }
 
@@ -59,7 +60,7 @@ int sr_playout(const sr_game *g, void *state, sr_pick_fn pick, sr_phase_fn phase
         if (g->current_player(g->rules, state) == SR_TERMINAL) return SR_OK;
         if (phase && phase(g->rules, state) != phase0) { *cut = 1; return SR_OK; }
         if (steps >= g->info.max_game_length) return SR_E_STUCK;
-        if (stop && (steps & 63) == 63 && *stop) return SR_E_STOPPED;
+        if (stop && (steps & 63) == 0 && *stop) return SR_E_STOPPED;   /* before the first step too */
         int n = g->legal_actions(g->rules, state, buf);
         if (n <= 0) return SR_E_STUCK;
         int i = pick ? pick(g->rules, state, buf, n, rng) : (int)rng_pick(rng, (uint32_t)n);
@@ -127,6 +128,7 @@ int sr_run_polled(void (*work)(void *), void *arg, volatile int *stop, const vol
     polled_job j = {.work = work, .arg = arg, .done = 0};
     tb_thread tid;
     *polled = 0;
+    if (external && *external) *stop = 1;   /* a flag set before the start: the work sees it at once */
     if (tb_mutex_init(&j.mu) != 0) {
         work(arg);
         return SR_E_NOMEM;

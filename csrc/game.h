@@ -90,8 +90,16 @@ struct sr_game {
     int (*encode)(const void *rules, const void *state, int64_t *out, int max);
     /* Build a state from an encoding and check it (the one authority on what a
      * loadable state is): SR_OK, or SR_E_STATE with a message naming the first
-     * problem. Any input, however malformed, is safe to pass. */
+     * problem. Any input, however malformed, is safe to pass. It enforces the
+     * counts the rules imply for the phase and round, and accepts every state
+     * play reaches from a new game (the check is closed under play). */
     int (*decode)(const void *rules, const int64_t *in, int n, void *state, char *msg, size_t msg_len);
+    /* decode without the counts the rules imply for the phase and round
+     * (deck, hand, pile sizes, turns, round wins): only for tests that compose
+     * a position isolating one ruling, never for a public loader (from_dict,
+     * from_view, the engine's load use decode). NULL: the game has no such
+     * counts beyond decode's. */
+    int (*decode_loose)(const void *rules, const int64_t *in, int n, void *state, char *msg, size_t msg_len);
     /* The observation tensor of `player` (any player, to move or not, terminal
      * states too): info.observation_size floats into out, a fixed layout per
      * instance (docs/observations.md). It encodes exactly view(player) and
@@ -162,13 +170,17 @@ int sr_apply_checked(const sr_game *g, void *state, int action);
 int sr_legal_mask(const sr_game *g, const void *state, uint8_t *mask);
 
 /* Nodes `depth` actions deep (a game that ends early contributes 0 below it);
- * *rc is SR_OK, or SR_E_STOPPED when *stop became nonzero (result partial). */
+ * *rc is SR_OK, or SR_E_STOPPED when *stop became nonzero (result partial).
+ * *stop is read before any work (a flag already set: 0, nothing counted) and
+ * before every child of every node above the last level, so between two
+ * reads there is at most one apply and one legal_actions call. */
 uint64_t sr_perft(const sr_game *g, const void *state, int depth, const volatile int *stop, int *rc);
 
 /* Play from state to the end: the heuristic policy when given, else uniform;
  * with a phase function, only until the phase changes (then *cut = 1, else
  * 0; cut may be NULL without one). SR_OK, SR_E_STUCK (no legal action before
- * the end, or longer than info.max_game_length), or SR_E_STOPPED. */
+ * the end, or longer than info.max_game_length), or SR_E_STOPPED (*stop is
+ * read before the first step and then every 64 steps). */
 typedef int (*sr_pick_fn)(const void *rules, const void *state, const int *legal, int n, uint64_t *rng);
 typedef int (*sr_phase_fn)(const void *rules, const void *state);
 int sr_playout(const sr_game *g, void *state, sr_pick_fn pick, sr_phase_fn phase, uint64_t *rng,
@@ -188,7 +200,8 @@ int sr_random_playouts(const sr_game *g, uint64_t n, uint64_t seed, const volati
 /* Run work(arg) on a worker thread while the calling thread calls
  * poll(ctx) every poll_ms milliseconds (and once the work ends); when poll
  * returns nonzero or *external becomes nonzero, *stop is raised for the work
- * to see. Returns when the work has ended (no thread is left running):
+ * to see. An *external already nonzero raises *stop before the work starts
+ * (the work's first read of *stop sees it: no work is done). Returns when the work has ended (no thread is left running):
  * SR_OK, or SR_E_NOMEM if no thread could be started (then the work ran on
  * the calling thread without polling). The last poll value goes to *polled. */
 int sr_run_polled(void (*work)(void *), void *arg, volatile int *stop, const volatile int *external,

@@ -171,6 +171,8 @@ cdef int _run(void (*work)(void *) noexcept nogil, void *arg, volatile int *stop
     costs more than it does, and Ctrl-C is seen as soon as it returns."""
     cdef list caught = []
     cdef int polled = 0
+    if external != NULL and external[0]:
+        stop[0] = 1          # a flag set before the start: the work's first read of *stop sees it
     if is_short:
         with nogil:
             work(arg)
@@ -264,9 +266,12 @@ cdef class CoreGame:
         st._mark_root()
         return st
 
-    def decode(self, fields):
+    def decode(self, fields, *, loose=False):
         """A state from its int64 encoding, checked by the game's C decoder
-        (InvalidStateError naming the first problem)."""
+        (InvalidStateError naming the first problem). ``loose=True`` skips
+        the counts the rules imply for the phase and round (deck, hand and
+        pile sizes, turns, round wins): only for tests that compose a
+        position isolating one ruling; every public loader is strict."""
         cdef Py_ssize_t n = len(fields), i
         cdef char msg[256]
         if n > SR_MAX_ENCODED:
@@ -281,7 +286,9 @@ cdef class CoreGame:
             buf[i] = v
         cdef CoreState st = self._blank()
         msg[0] = 0
-        if self.g.decode(self.g.rules, buf, <int> n, st.s.b, msg, sizeof(msg)) != SR_OK:
+        cdef int (*decode)(const void *, const int64_t *, int, void *, char *, size_t) noexcept nogil
+        decode = self.g.decode_loose if (loose and self.g.decode_loose != NULL) else self.g.decode
+        if decode(self.g.rules, buf, <int> n, st.s.b, msg, sizeof(msg)) != SR_OK:
             raise InvalidStateError(f"invalid {self.title} state: {msg.decode('utf-8', 'replace')}")
         st._mark_root()
         return st
@@ -512,20 +519,41 @@ cdef class CoreState:
         return self._encode() == other._encode()
 
     # --- loops in C --------------------------------------------------------------------
-    def perft(self, depth):
+    def perft(self, depth, *, stop=None):
         """Number of positions `depth` actions deep (C, on a copy, GIL released;
-        Ctrl-C raises KeyboardInterrupt)."""
+        Ctrl-C raises KeyboardInterrupt). With ``stop`` (an
+        ``agents.StopFlag``), None when the flag ends it: C reads the flag
+        before any work and before every child of every node above the last
+        level, so a stop takes effect within a few milliseconds (issue 26).
+
+        >>> from tabuleiro import agents, toy
+        >>> s = toy.new_game(seed=2)
+        >>> s.perft(3), s.perft(3, stop=agents.StopFlag())
+        (8, 8)
+        >>> flag = agents.StopFlag()
+        >>> flag.set()
+        >>> s.perft(3, stop=flag) is None
+        True
+        """
         cdef const sr_game *g = self._g()
         if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 64:
             raise ValueError(f"depth must be an integer in [0, 64], not {depth!r}")
+        if stop is not None and not isinstance(stop, StopFlag):
+            raise TypeError(f"stop must be an agents.StopFlag or None, not {type(stop).__name__}")
         cdef sr_state_buf copy = self.s
         cdef perft_job j
         cdef volatile int flag = 0
+        cdef bint is_short = depth <= 2
         j.g = g
         j.state = copy.b
         j.depth = depth
-        j.stop = &flag
-        _run(_perft_work, &j, &flag, NULL, depth <= 2)
+        # work run inline (short) reads an external flag directly; on a worker
+        # thread it reads `flag`, which the polling thread raises from it
+        j.stop = &(<StopFlag> stop).flag if (is_short and stop is not None) else &flag
+        j.rc = SR_OK
+        _run(_perft_work, &j, &flag, &(<StopFlag> stop).flag if stop is not None else NULL, is_short)
+        if j.rc == SR_E_STOPPED:
+            return None
         return j.nodes
 
     def _search(self, int kind, uint64_t seed, int64_t iterations, double time_limit, double c, bint heuristic,

@@ -5,6 +5,7 @@
 from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE, PyBUF_C_CONTIGUOUS, PyBUF_FORMAT
 from libc.stdint cimport int32_t, uintptr_t
 from array import array as _array
+import operator as _operator
 import sys as _sys
 _LITTLE = _sys.byteorder == "little"
 
@@ -108,6 +109,62 @@ def observe_into(CoreState st, player, obs, mask):
         PyBuffer_Release(&view)
 
 
+#: The most memory one batch may take, its C states and its numpy outputs
+#: together (tabuleiro.vector.MAX_BATCH_BYTES): a larger n is refused before
+#: anything is allocated.
+MAX_BATCH_BYTES = 4 << 30
+_INT32_MAX = (1 << 31) - 1
+
+
+cdef object _index(str name, object value, object lo, object hi, str why=""):
+    """value as a Python int in [lo, hi]: TypeError for a non-integer (bools
+    and floats included; numpy integers are integers), ValueError out of
+    range, each naming the parameter and its range."""
+    if not isinstance(value, (bool, _np_bool_types())):
+        try:
+            v = _operator.index(value)
+        except TypeError:
+            pass
+        else:
+            if not lo <= v <= hi:
+                raise ValueError(f"{name} must be an integer in [{lo}, {hi}]{why}, not {v}")
+            return v
+    raise TypeError(f"{name} must be an integer, not {value!r}")
+
+
+cdef object _np_bool_cache = None
+
+
+cdef object _np_bool_types():
+    """numpy's bool type when numpy is loaded (it is not an integer here), else bool."""
+    global _np_bool_cache
+    if _np_bool_cache is None:
+        np = _sys.modules.get("numpy")
+        if np is None:
+            return bool
+        _np_bool_cache = np.bool_
+    return _np_bool_cache
+
+
+def batch_bytes_per_game(CoreGame cg not None):
+    """Bytes one game of a batch of cg takes: its aligned C state, generator,
+    the batch's own copies (legal ids, count, length, done), its action slot,
+    and the numpy outputs tabuleiro.vector.Batch binds (observation, mask,
+    rewards, done, player, length, legal ids, count)."""
+    cdef const sr_game_info *i = &cg.g.info
+    cdef Py_ssize_t cap = min(i.num_distinct_actions, SR_MAX_LEGAL)
+    cdef Py_ssize_t stride = (i.state_size + SR_STATE_ALIGN - 1) // SR_STATE_ALIGN * SR_STATE_ALIGN
+    c_side = stride + sizeof(uint64_t) + sizeof(int32_t) * (cap + 2) + 1 + sizeof(int32_t)
+    outputs = (sizeof(float) * i.observation_size + i.num_distinct_actions + sizeof(float) * i.num_players + 1
+               + 3 * sizeof(int32_t) + sizeof(int32_t) * cap)
+    return c_side + outputs
+
+
+def batch_max_games(CoreGame cg not None):
+    """The largest n a batch of cg takes: MAX_BATCH_BYTES over batch_bytes_per_game, at most 2**31 - 1."""
+    return max(1, min(_INT32_MAX, MAX_BATCH_BYTES // batch_bytes_per_game(cg)))
+
+
 cdef class CoreBatch:
     """n games of one CoreGame in one aligned C array, with per-game
     generators (rng[i] = splitmix of seed and i) and bound output buffers."""
@@ -129,13 +186,20 @@ cdef class CoreBatch:
     cdef readonly object buffers
     cdef bint busy       # a step or reset runs (the GIL is released): another thread must not enter
 
-    def __cinit__(self, CoreGame cg not None, int n, uint64_t seed, int threads=1):
+    def __cinit__(self, CoreGame cg not None, n, uint64_t seed, threads=1):
+        """Every parameter is checked here, once, before anything is
+        allocated: n in [1, batch_max_games(cg)] (the MAX_BATCH_BYTES limit),
+        threads in [1, 64] (TypeError for a non-integer, ValueError out of
+        range)."""
         cdef int i
         cdef uint64_t z
-        if n < 1:
-            raise ValueError(f"n must be at least 1, not {n}")
-        if not 1 <= threads <= 64:
-            raise ValueError(f"threads must be in [1, 64], not {threads}")
+        per_game = batch_bytes_per_game(cg)
+        game = cg.name + "".join(f" {cg.d.params[k].name.decode()}={cg.params[k]}" for k in range(cg.d.num_params))
+        n = _index("n", n, 1, batch_max_games(cg),
+                   f" for {game} (a game takes {per_game:,} bytes, a batch at most "
+                   f"MAX_BATCH_BYTES = {MAX_BATCH_BYTES >> 30} GiB)")
+        threads = _index("threads", threads, 1, 64)
+        cdef size_t nn = n      # checked: 1..2**31 - 1, and the whole batch fits MAX_BATCH_BYTES
         self.cg = cg
         self.cap = <int> min(cg.g.info.num_distinct_actions, SR_MAX_LEGAL)
         self.n = n
@@ -143,24 +207,24 @@ cdef class CoreBatch:
         self.nbufs = 0
         self.busy = 0
         self.stride = (cg.g.info.state_size + SR_STATE_ALIGN - 1) // SR_STATE_ALIGN * SR_STATE_ALIGN
-        self.raw = PyMem_Malloc(self.stride * n + SR_STATE_ALIGN)
-        self.rng = <uint64_t *> PyMem_Malloc(sizeof(uint64_t) * n)
+        self.raw = PyMem_Malloc(self.stride * nn + SR_STATE_ALIGN)
+        self.rng = <uint64_t *> PyMem_Malloc(sizeof(uint64_t) * nn)
         # sr_batch_own: legal rows, num_legal, length (int32 each) and done (bytes)
-        cdef size_t own_bytes = <size_t> n * (sizeof(int32_t) * (<size_t> self.cap + 2) + 1)
+        cdef size_t own_bytes = nn * (sizeof(int32_t) * (<size_t> self.cap + 2) + 1)
         self.own_mem = PyMem_Malloc(own_bytes)
-        self.acts = <int32_t *> PyMem_Malloc(sizeof(int32_t) * <size_t> n)
+        self.acts = <int32_t *> PyMem_Malloc(sizeof(int32_t) * nn)
         if self.raw == NULL or self.rng == NULL or self.own_mem == NULL or self.acts == NULL:
             raise MemoryError()
         memset(self.own_mem, 0, own_bytes)
         cdef int32_t *words = <int32_t *> self.own_mem
         cdef size_t cap = <size_t> self.cap
         self.own.legal = words
-        self.own.num_legal = words + <size_t> n * cap
-        self.own.length = words + <size_t> n * (cap + 1)
-        self.own.done = <uint8_t *> (words + <size_t> n * (cap + 2))
+        self.own.num_legal = words + nn * cap
+        self.own.length = words + nn * (cap + 1)
+        self.own.done = <uint8_t *> (words + nn * (cap + 2))
         self.states = <uint8_t *> ((<uintptr_t> self.raw + SR_STATE_ALIGN - 1) // SR_STATE_ALIGN * SR_STATE_ALIGN)
-        memset(self.raw, 0, self.stride * n + SR_STATE_ALIGN)
-        for i in range(n):   # splitmix64 of (seed, i): independent streams per game
+        memset(self.raw, 0, self.stride * nn + SR_STATE_ALIGN)
+        for i in range(<int> nn):   # splitmix64 of (seed, i): independent streams per game
             z = seed + <uint64_t> (i + 1) * <uint64_t> 0x9E3779B97F4A7C15
             z = (z ^ (z >> 30)) * <uint64_t> 0xBF58476D1CE4E5B9
             z = (z ^ (z >> 27)) * <uint64_t> 0x94D049BB133111EB
@@ -304,14 +368,14 @@ cdef class CoreBatch:
                                        bad, self.threads)
         return rc
 
-    def state(self, int i):
-        """A copy of game i as a State (an empty move stack)."""
-        if not 0 <= i < self.n:
-            raise IndexError(f"game {i} is not in [0, {self.n})")
+    def state(self, i):
+        """A copy of game i as a State (an empty move stack); i an integer in
+        [0, n - 1] (TypeError, ValueError)."""
+        cdef Py_ssize_t k = _index("i", i, 0, self.n - 1)
         self._check_idle()
         if not self.started:
             raise RuntimeError("reset the batch before reading its games")
         cdef CoreState st = self.cg._blank()
-        memcpy(st.s.b, self.states + <size_t> i * self.stride, self.cg.g.info.state_size)
+        memcpy(st.s.b, self.states + <size_t> k * self.stride, self.cg.g.info.state_size)
         st._mark_root()
         return st

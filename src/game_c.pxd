@@ -52,6 +52,7 @@ cdef extern from "game.h" nogil:
         int (*action_to_string)(const void *rules, int action, char *buf, size_t n) noexcept nogil
         int (*encode)(const void *rules, const void *state, int64_t *out, int max) noexcept nogil
         int (*decode)(const void *rules, const int64_t *inp, int n, void *state, char *msg, size_t msg_len) noexcept nogil
+        int (*decode_loose)(const void *rules, const int64_t *inp, int n, void *state, char *msg, size_t msg_len) noexcept nogil
         void (*observation)(const void *rules, const void *state, int player, float *out) noexcept nogil
 
     ctypedef struct sr_policy:

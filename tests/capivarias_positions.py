@@ -3,8 +3,9 @@ of the game's cards go to the pile in card-index order."""
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
+import tabuleiro
 from tabuleiro import capivarias
 
 
@@ -54,8 +55,17 @@ def position(
     }
 
 
+def load_loose(d: Mapping[str, Any]) -> capivarias.State:
+    """d loaded without the counts the rules imply for the round (available
+    and pile sizes, whose turn, round wins: issue 26), which a position that
+    names only the cards a ruling needs does not keep; every other check
+    applies."""
+    g = tabuleiro.load_game("capivarias", expansion=d["expansion"])
+    return g._core.decode(g._encode_dict(d), loose=True)  # type: ignore[no-any-return]
+
+
 def load(**kw: Any) -> capivarias.State:
-    return capivarias.State.from_dict(position(**kw))
+    return load_loose(position(**kw))
 
 
 def sides_of(state: capivarias.State) -> list[list[list[str]]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional, Sequence
 
+import tabuleiro
 from tabuleiro import capulana
 
 FABRIC = [c.name for c in capulana.CARDS if c.is_fabric]
@@ -60,8 +61,16 @@ def position(
     }
 
 
+def load_loose(d: Mapping[str, Any]) -> capulana.State:
+    """d loaded without the counts the rules imply for the phase and round
+    (deck and hand sizes: issue 26), which a position that names only the
+    cards a ruling needs does not keep; every other check applies."""
+    g = tabuleiro.load_game("capulana", players=d["players"])
+    return g._core.decode(g._encode_dict(d), loose=True)  # type: ignore[no-any-return]
+
+
 def load(**kw: Any) -> capulana.State:
-    return capulana.State.from_dict(position(**kw))
+    return load_loose(position(**kw))
 
 
 def moves(state: capulana.State) -> list[str]:

@@ -306,13 +306,19 @@ def test_from_dict_rejects_clear_cases() -> None:
 
 
 def test_engine_limits_and_loose_fields() -> None:
-    from tests.capulana_positions import position
+    from tests.capulana_positions import load_loose, position
 
     row = ["I1 n+"] + [f"{c} n+" for c in "F13 F15 F17 F19 F21 F23 F25 F27 F28".split()]   # 10 cards, 39 strips
     with pytest.raises(InvalidStateError, match="outgrow"):
-        State.from_dict(position(round=1, capulanas=[row, ["I2 n+"]]))
-    ok = State.from_dict(position(phase="over", round=4, to_move=None, capulanas=[row, ["I2 n+"]]))
+        load_loose(position(round=1, capulanas=[row, ["I2 n+"]]))
+    ok = load_loose(position(phase="over", round=4, to_move=None, capulanas=[row, ["I2 n+"]]))
     assert ok.is_terminal and len(ok.strips(0)) == 39
-    assert State.from_dict(position(phase="over", round=2, to_move=None, objectives=[])).is_terminal
-    assert State.from_dict(position(objectives=["OBJ2", "OBJ4", "OBJ6", "OBJ8", "OBJ10"])).to_dict()["objectives"] == [
-        "OBJ2", "OBJ4", "OBJ6", "OBJ8", "OBJ10"]
+    # counts the rules imply (issue 26): from_dict refuses them, the tests' loose loader does not
+    over_early = position(phase="over", round=2, to_move=None, objectives=[])
+    with pytest.raises(InvalidStateError, match="objectives are revealed"):
+        State.from_dict(over_early)
+    assert load_loose(over_early).is_terminal
+    five = position(objectives=["OBJ2", "OBJ4", "OBJ6", "OBJ8", "OBJ10"])
+    with pytest.raises(InvalidStateError, match="5 objectives are revealed, not 3"):
+        State.from_dict(five)
+    assert load_loose(five).to_dict()["objectives"] == ["OBJ2", "OBJ4", "OBJ6", "OBJ8", "OBJ10"]

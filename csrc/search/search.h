@@ -54,7 +54,10 @@ typedef struct {
     int rollout;               /* sr_rollout */
     int threads;               /* 1..SR_MAX_THREADS */
     int64_t max_nodes;            /* node cap per thread (memory), 1..SR_MAX_NODES */
-    const volatile int *stop;  /* polled every iteration: nonzero ends the search early; may be NULL */
+    const volatile int *stop;  /* read before every iteration, the first included: nonzero ends the
+                                  search early; may be NULL. A flag already set when the search
+                                  starts: 0 iterations, stopped = 1, best = the lowest legal id
+                                  (a root with one legal action is never searched) */
 } sr_params;
 
 typedef struct {

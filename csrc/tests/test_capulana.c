@@ -232,13 +232,16 @@ static int encode_position(const position *ps, int64_t *out) {
     return k;
 }
 
-/* decode the position: fragment NULL = must load (and re-encode exactly), else must fail naming it */
+/* decode the position: fragment NULL = must load (and re-encode exactly), else must fail naming it.
+ * These positions name only the cards that matter (the rest in the deck), so
+ * they load without the counts the rules imply (decode_loose, issue 26);
+ * expect_strict checks that the strict decoder names the count. */
 static int expect(const sr_game *g, const position *ps, const char *fragment, const char *what) {
     int64_t enc[SR_MAX_ENCODED], again[SR_MAX_ENCODED];
     sr_state_buf s;
     char msg[SR_MSG_LEN] = "";
     int k = encode_position(ps, enc);
-    int rc = g->decode(g->rules, enc, k, s.b, msg, sizeof msg);
+    int rc = g->decode_loose(g->rules, enc, k, s.b, msg, sizeof msg);
     if (!fragment) {
         CHECK(rc == SR_OK, "%s: refused: %s", what, msg);
         int k2 = g->encode(g->rules, s.b, again, SR_MAX_ENCODED);
@@ -249,11 +252,22 @@ static int expect(const sr_game *g, const position *ps, const char *fragment, co
     return 0;
 }
 
+static int expect_strict(const sr_game *g, const position *ps, const char *fragment, const char *what) {
+    int64_t enc[SR_MAX_ENCODED];
+    sr_state_buf s;
+    char msg[SR_MSG_LEN] = "";
+    int k = encode_position(ps, enc);
+    int rc = g->decode(g->rules, enc, k, s.b, msg, sizeof msg);
+    CHECK(rc == SR_E_STATE && strstr(msg, fragment), "%s: rc %d, message '%s', expected '%s'", what, rc, msg, fragment);
+    return 0;
+}
+
 static int test_positions(const sr_game *g2, const sr_game *g3) {
     int bad = 0;
     position p;
 #define POS(...) (memset(&p, 0, sizeof p), p.players = 2, p.round = 1, p.phase = CP_PHASE_OFFER, __VA_ARGS__, &p)
     bad |= expect(g2, POS(p.to_move = 0), NULL, "a plain position");
+    bad |= expect_strict(g2, POS(p.to_move = 0), "the deck holds", "a plain position, strictly: its deck");
     bad |= expect(g2, POS(p.players = 6), "players", "six players");
     bad |= expect(g2, POS(p.rows[0] = "I1 r+"), "initial", "R1 placement");
     bad |= expect(g2, POS(p.rows[0] = "F30 n+"), "initial", "R1 fabric first");

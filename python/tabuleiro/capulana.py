@@ -660,7 +660,9 @@ class Capulana(Game):
                 raise _F.bad("an offer is a dict with player, slot, cards")
             if isinstance(o["cards"], list):
                 seen.update(x for x in o["cards"] if isinstance(x, str))
-        pool = [name for name in _FABRIC_NAMES if name not in seen]
+        # others' hidden cards are dealt ones, black (1.2; the state check counts purple cards out of the deck)
+        pool = [c.name for c in sorted((c for c in CARDS if c.is_fabric), key=lambda c: c.stripe != "black")
+                if c.name not in seen]
         for q in range(n):
             if q == player:
                 continue

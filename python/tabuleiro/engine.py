@@ -50,8 +50,6 @@ PROTOCOL_VERSION = 1
 AGENT_PARAMS = ("iterations", "time", "c", "rollout", "threads", "seed", "max_nodes", "shaped", "prior", "horizon")
 #: Commands refused with ``busy`` while a ``go`` or ``perft`` runs (they change or search the state).
 BUSY_COMMANDS = frozenset({"new", "load", "play", "undo", "go", "perft"})
-#: perft counts the last levels in one C call each; above them it walks in Python, checking ``stop``.
-_PERFT_CHUNK = 3
 #: How long ``stop``/``quit``/EOF wait for a running job to answer (searches poll their flag every few ms).
 _JOIN_SECONDS = 10.0
 _U64 = 1 << 64
@@ -546,20 +544,10 @@ def _make_agent(req: dict[str, Any]) -> tuple[Any, str]:
 
 
 def _perft(state: Any, depth: int, stop: agents.StopFlag) -> Optional[int]:
-    """``state.perft(depth)`` in pieces a stop request can end between (None when stopped)."""
-    if depth <= _PERFT_CHUNK:
-        return None if stop.is_set() else int(state.perft(depth))
-    total = 0
-    for a in state.legal_actions():
-        if stop.is_set():
-            return None
-        child = state.clone()
-        child.push(a)
-        n = _perft(child, depth - 1, stop)
-        if n is None:
-            return None
-        total += n
-    return total
+    """``state.perft(depth)`` in one C call that ``stop`` ends within a few
+    milliseconds (None when stopped): C polls the flag (issue 26)."""
+    nodes = state.perft(depth, stop=stop)
+    return None if nodes is None else int(nodes)
 
 
 _HANDLERS: dict[str, Callable[[Engine, dict[str, Any], Any], Optional[dict[str, Any]]]] = {

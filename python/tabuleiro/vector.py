@@ -42,7 +42,34 @@ from . import _core
 from ._errors import IllegalMoveError
 from ._game import Game, check_seed
 
-__all__ = ["Batch", "VectorEnv"]
+__all__ = ["Batch", "VectorEnv", "MAX_BATCH_BYTES", "bytes_per_game", "max_games"]
+
+#: The most memory one batch may take (4 GiB): its C states and the numpy
+#: arrays it hands out together. ``game.batch(n)`` with a larger n raises
+#: ValueError before anything is allocated.
+MAX_BATCH_BYTES: int = _core.MAX_BATCH_BYTES
+
+
+def bytes_per_game(game: Game) -> int:
+    """Bytes one game of a batch of ``game`` takes (its C state and its rows
+    of every output array); ``n`` games take n times as much.
+
+    >>> import tabuleiro
+    >>> bytes_per_game(tabuleiro.load_game("capulana", players=5))
+    28701
+    """
+    return int(_core.batch_bytes_per_game(game._core))
+
+
+def max_games(game: Game) -> int:
+    """The largest ``n`` a batch of ``game`` may have: ``MAX_BATCH_BYTES //
+    bytes_per_game(game)``, at most 2**31 - 1.
+
+    >>> import tabuleiro
+    >>> max_games(tabuleiro.load_game("capulana", players=5))
+    149645
+    """
+    return int(_core.batch_max_games(game._core))
 
 
 def _np() -> Any:
@@ -71,6 +98,18 @@ class Batch:
 
     One batch is stepped by one thread at a time: a call while another
     thread's step or reset runs raises RuntimeError.
+
+    ``n`` is an integer from 1 to :func:`max_games` (the batch may take at
+    most ``MAX_BATCH_BYTES``, 4 GiB, counted by :func:`bytes_per_game`),
+    ``threads`` one from 1 to 64: anything else raises TypeError (not an
+    integer; bools and floats are not) or ValueError (out of range, the
+    range named) before anything is allocated.
+
+    >>> import tabuleiro
+    >>> tabuleiro.load_game("capulana", players=5).batch(10**6, seed=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: n must be an integer in [1, 149645] for capulana players=5 legacy_determinize=0 (a game takes 28,701 bytes, a batch at most MAX_BATCH_BYTES = 4 GiB), not 1000000
     """
 
     obs: Any
@@ -84,13 +123,15 @@ class Batch:
 
     def __init__(self, game: Game, n: int, *, seed: int, threads: int = 1) -> None:
         np = _np()
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ValueError(f"n must be a positive integer, not {n!r}")
+        # every parameter is checked once, before anything is allocated: the
+        # seed here, n (1 to max_games(game), the MAX_BATCH_BYTES limit) and
+        # threads (1 to 64) by the C batch (TypeError / ValueError naming them)
+        self._core = _core.CoreBatch(game._core, n, check_seed(seed), threads)
+        n = self._core.n
         self.game = game
         self.n = n
         info = game.info
         self._na = info.num_distinct_actions
-        self._core = _core.CoreBatch(game._core, n, check_seed(seed), threads)
         shapes = [("obs", (n, info.observation_size), np.float32), ("mask", (n, info.num_distinct_actions), np.uint8),
                   ("rewards", (n, info.num_players), np.float32), ("done", (n,), np.bool_),
                   ("player", (n,), np.int32), ("length", (n,), np.int32),
@@ -170,7 +211,8 @@ class Batch:
         return self.legal[np.arange(self.n), k]
 
     def state(self, i: int) -> Any:
-        """A copy of game i as a State (its move stack starts here)."""
+        """A copy of game i as a State (its move stack starts here); ``i`` an
+        integer in [0, n - 1] (TypeError, ValueError)."""
         return self._core.state(i)
 
     def __len__(self) -> int:
@@ -209,7 +251,7 @@ class VectorEnv:
 
     def __init__(self, game: Game, num_envs: int, *, seed: int = 0, threads: int = 1, copy: bool = True) -> None:
         self.batch = Batch(game, num_envs, seed=seed, threads=threads)
-        self.num_envs = num_envs
+        self.num_envs = self.batch.n
         self.game = game
         self.copy = bool(copy)
         try:
