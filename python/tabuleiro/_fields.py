@@ -16,11 +16,26 @@ from __future__ import annotations
 import builtins
 import json
 import math
+import operator
 from typing import Any, Callable, Mapping, Optional
 
 from ._errors import InvalidStateError
 
 U64 = 1 << 64
+
+
+def check_seed(seed: Any, what: str = "seed") -> int:
+    """A seed is an integer in [0, 2**64): an int or any integer type (numpy's
+    too, through ``__index__``), not a bool, not a float; returned as an int."""
+    if not isinstance(seed, bool):
+        try:
+            value = operator.index(seed)
+        except TypeError:
+            pass
+        else:
+            if 0 <= value < U64:
+                return value
+    raise ValueError(f"{what} must be an integer in [0, 2**64), not {seed!r}")
 
 
 def short(value: Any, limit: int = 60) -> str:

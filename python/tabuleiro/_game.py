@@ -17,21 +17,18 @@ from __future__ import annotations
 
 import importlib
 import json
-import operator
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Optional, Union
 
 from . import _core
 from ._errors import InvalidMoveError, InvalidStateError
-from ._fields import check_plain, parse_json, short
+from ._fields import U64, check_plain, check_seed, parse_json, short
 
 if TYPE_CHECKING:
     from ._state import Move, State
 
 __all__ = ["Game", "GameInfo", "games", "load_game", "load_state", "load_view"]
-
-U64 = 1 << 64
 
 
 @dataclass(frozen=True)
@@ -52,20 +49,6 @@ class GameInfo:
     hidden_information: bool
     #: floats of ``State.observation(player)`` (docs/observations.md)
     observation_size: int = 0
-
-
-def check_seed(seed: Any, what: str = "seed") -> int:
-    """A seed is an integer in [0, 2**64): an int or any integer type (numpy's
-    too, through ``__index__``), not a bool, not a float; returned as an int."""
-    if not isinstance(seed, bool):
-        try:
-            value = operator.index(seed)
-        except TypeError:
-            pass
-        else:
-            if 0 <= value < U64:
-                return value
-    raise ValueError(f"{what} must be an integer in [0, 2**64), not {seed!r}")
 
 
 class Game:

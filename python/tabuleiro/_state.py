@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Optional, Union
 
 from . import _core
 from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
-from ._game import check_seed
+from ._fields import check_seed
 
 if TYPE_CHECKING:
     from typing_extensions import Self

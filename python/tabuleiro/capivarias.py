@@ -29,8 +29,8 @@ from typing import Any, ClassVar, Mapping, Optional, Union
 
 from . import _core
 from ._errors import IllegalMoveError, InvalidMoveError
-from ._fields import Fields, unsigned
-from ._game import Game, check_seed, load_game
+from ._fields import Fields, check_seed, unsigned
+from ._game import Game, load_game
 from ._state import Move as _Move
 from ._state import State as _State
 

@@ -36,11 +36,14 @@ does not import it.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from . import _core
 from ._errors import IllegalMoveError
-from ._game import Game, check_seed
+from ._fields import check_seed
+
+if TYPE_CHECKING:                   # Game.batch() imports this module: no import of _game at run time
+    from ._game import Game
 
 __all__ = ["Batch", "VectorEnv", "MAX_BATCH_BYTES", "bytes_per_game", "max_games"]
 

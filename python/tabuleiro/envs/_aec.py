@@ -14,7 +14,8 @@ from pettingzoo.utils import wrappers
 
 from .. import _core
 from .._errors import GameOverError, IllegalMoveError
-from .._game import check_seed, load_game
+from .._fields import check_seed
+from .._game import load_game
 
 _empty = np.empty
 _F32, _I8 = np.dtype(np.float32), np.dtype(np.int8)

@@ -1,0 +1,155 @@
+"""The house's layout, checked (issue 27): no import cycle inside the
+package, no module over 800 lines, no file over 200 KB under ``bench/`` or
+``python/``, and results only under ``results/``.
+
+The import graph is read from the sources (``ast``), not by importing:
+every ``import``/``from ... import`` of a module of the package counts, at
+module level or inside a function (a lazy import is still a dependency),
+except under ``if TYPE_CHECKING:``, which never runs.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "python" / "tabuleiro"
+MAX_MODULE_LINES = 800
+MAX_FILE_BYTES = 200 * 1024
+
+
+def _modules() -> dict[str, tuple[Path, bool]]:
+    """Dotted name -> (path, is a package's __init__) for every .py module."""
+    out = {}
+    for p in sorted(PACKAGE.rglob("*.py")):
+        parts = list(p.relative_to(PACKAGE.parent).with_suffix("").parts)
+        is_pkg = parts[-1] == "__init__"
+        out[".".join(parts[:-1] if is_pkg else parts)] = (p, is_pkg)
+    return out
+
+
+MODULES = _modules()
+
+
+def _compiled(dotted: str) -> bool:
+    """``dotted`` names a compiled submodule (``tabuleiro._core``: its stub ships beside it)."""
+    return (PACKAGE.parent / (dotted.replace(".", "/") + ".pyi")).exists()
+
+
+def imports_of(name: str) -> set[str]:
+    """The package's modules that module ``name`` imports (see the module docstring)."""
+    path, is_pkg = MODULES[name]
+    package = name if is_pkg else name.rsplit(".", 1)[0]
+    out: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                for stmt in child.orelse:
+                    visit_stmt(stmt)
+                continue
+            visit_stmt(child)
+
+    def visit_stmt(node: ast.AST) -> None:
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - (node.level - 1)]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            for alias in node.names:
+                full = f"{module}.{alias.name}"
+                if full in MODULES:
+                    out.add(full)                  # a submodule
+                elif _compiled(full):
+                    pass                           # the C extension: no imports of ours
+                elif module in MODULES:
+                    out.add(module)                # a name from a module
+        elif isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names if alias.name in MODULES)
+        visit(node)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    out.discard(name)
+    return out
+
+
+def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every cycle a depth-first walk meets (empty when the graph is acyclic)."""
+    state: dict[str, int] = {}
+    path: list[str] = []
+    cycles: list[list[str]] = []
+
+    def walk(u: str) -> None:
+        state[u] = 1
+        path.append(u)
+        for v in sorted(graph[u]):
+            if state.get(v) == 1:
+                cycles.append(path[path.index(v):] + [v])
+            elif v not in state:
+                walk(v)
+        path.pop()
+        state[u] = 2
+
+    for u in sorted(graph):
+        if u not in state:
+            walk(u)
+    return cycles
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    assert find_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
+    assert find_cycles({"a": {"b"}, "b": set(), "c": {"a", "b"}}) == []
+
+
+def test_the_import_reader_sees_lazy_imports_and_skips_type_checking() -> None:
+    assert "tabuleiro._errors" in imports_of("tabuleiro._game")             # module level
+    assert "tabuleiro.vector" in imports_of("tabuleiro._game")              # inside Game.batch()
+    assert "tabuleiro._game" not in imports_of("tabuleiro.vector")          # only under TYPE_CHECKING
+    assert "tabuleiro._core" not in MODULES and _compiled("tabuleiro._core")
+
+
+def test_no_import_cycle() -> None:
+    graph = {m: imports_of(m) for m in MODULES}
+    assert find_cycles(graph) == []
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_module_over_800_lines(name: str) -> None:
+    path = MODULES[name][0]
+    n = len(path.read_text(encoding="utf-8").splitlines())
+    assert n <= MAX_MODULE_LINES, f"{path.relative_to(ROOT)} has {n} lines"
+
+
+def test_no_results_or_patches_or_large_files_in_the_source_tree() -> None:
+    """Results (JSONL, plots) and experiment patches live under results/ and
+    in the docs; nothing under bench/ or python/ is over 200 KB."""
+    offenders = []
+    for top in ("bench", "python"):
+        for p in (ROOT / top).rglob("*"):
+            if not p.is_file() or "__pycache__" in p.parts:
+                continue
+            rel = p.relative_to(ROOT).as_posix()
+            if p.name.endswith((".jsonl", ".jsonl.gz", ".patch")) or p.suffix == ".png":
+                offenders.append(f"{rel}: results and experiment patches belong under results/")
+            elif p.stat().st_size > MAX_FILE_BYTES and p.suffix not in (".so", ".pyd", ".dylib"):
+                offenders.append(f"{rel}: {p.stat().st_size} bytes, over {MAX_FILE_BYTES}")
+    assert offenders == []
+
+
+def test_results_only_under_results() -> None:
+    """No results file or experiment patch anywhere in the checkout but results/
+    (tests/ keeps its own small fixtures)."""
+    skip = {"results", "tests", "build", "dist", "wheelhouse", "runs"}
+    stray = []
+    for p in ROOT.rglob("*"):
+        parts = p.relative_to(ROOT).parts
+        if parts[0] in skip or any(x.startswith(".") for x in parts) or not p.is_file():
+            continue
+        if p.name.endswith((".jsonl", ".jsonl.gz", ".patch")):
+            stray.append("/".join(parts))
+    assert stray == []
