@@ -572,7 +572,11 @@ class Capulana(Game):
     @property
     def determinize_is_exact(self) -> bool:
         """False with ``legacy_determinize``: it puts the others' weaving of
-        the current step back in hand, a world the view does not imply."""
+        the current step back in hand, a world the view does not imply.
+
+        >>> load_game("capulana", legacy_determinize=True).determinize_is_exact, load_game("capulana").determinize_is_exact
+        (False, True)
+        """
         return not self._params.get("legacy_determinize", False)
 
     @classmethod
