@@ -7,19 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The whole file as a NUL-terminated string (malloc'd), or NULL. */
-static char *read_text(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) { perror(path); return NULL; }
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)len + 1);
-    if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) { free(buf); buf = NULL; }
-    if (buf) buf[len] = 0;
-    fclose(f);
-    return buf;
-}
+#include "read_text.h"
 
 /* Load def's rules from data_dir into a malloc'd buffer (*rules) and make g
  * with params (NULL: the defaults). 0 on success. */

@@ -27,18 +27,7 @@ enum { F_EXPANSION, F_ROUND, F_WINS0, F_WINS1, F_TO_MOVE, F_LAST_TAKER, F_WINNER
 static cv_rules rules, other;
 static long decoded_ok, decoded_bad, closure_games;
 
-static char *read_text(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) { perror(path); return NULL; }
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
-    if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) { free(buf); buf = NULL; }
-    if (buf) buf[len] = 0;
-    fclose(f);
-    return buf;
-}
+#include "read_text.h"
 
 /* text with the first `from` replaced by `to` (malloc'd), or NULL. */
 static char *replaced(const char *text, const char *from, const char *to) {
