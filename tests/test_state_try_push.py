@@ -1,6 +1,7 @@
-"""State.try_push: the adapters' fast way to play an action id (issue 27).
+"""State.try_push and the player checks of the observation calls: the
+adapters' fast paths (issue 27).
 
-It agrees with ``push`` on every id: True and the same state when the id is
+``try_push`` agrees with ``push`` on every id: True and the same state when the id is
 legal, False and the state untouched (position and move stack) when it is
 not, out-of-range ids included; a non-integer (a bool, a float, a string)
 is a TypeError, the state untouched.
@@ -67,3 +68,16 @@ def test_try_push_after_the_end_is_false() -> None:
     before = s.history()
     assert not any(s.try_push(a) for a in range(s.game.num_distinct_actions))
     assert s.history() == before
+
+
+@pytest.mark.parametrize("bad", [True, np.bool_(False), 2, -1, 1.0, "0", None])
+def test_observation_and_observe_into_check_the_player(bad: object) -> None:
+    """Both write nothing for a player that is not an int seat (the check is C's)."""
+    s = tabuleiro.load_game("toy").new_initial_state(seed=2)
+    obs = np.full(s.game.observation_size, 7.0, np.float32)
+    mask = np.full(s.game.num_distinct_actions, 9, np.int8)
+    with pytest.raises(ValueError, match="player must be an integer in"):
+        s.observation(bad, out=obs)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="player must be an integer in"):
+        s.observe_into(bad, obs, mask)  # type: ignore[arg-type]
+    assert (obs == 7.0).all() and (mask == 9).all()

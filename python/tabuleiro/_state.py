@@ -351,7 +351,7 @@ class State(_core.CoreState):
         >>> obs.typecode, len(obs) == s.game.observation_size
         ('f', True)
         """
-        return _core.observation(self, self._check_player(player), out)
+        return _core.observation(self, player, out)    # C checks the player as _check_player does
 
     def view(self, player: int) -> dict[str, Any]:
         """What ``player`` sees: ``to_dict()`` with everything hidden from them
