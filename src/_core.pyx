@@ -461,6 +461,31 @@ cdef class CoreState:
             self._record(action)
         return rc
 
+    def try_push(self, action):
+        """Play action id `action` if it is legal now and put it on the move
+        stack: True. False, the state untouched, when it is not (not one of
+        the legal ids, out of [0, num_distinct_actions) included, or the game
+        is over): no exception and no message are built on that path. An int
+        or numpy integer; TypeError for anything else, bools included."""
+        cdef const sr_game *g = self._g()
+        if type(action) is not int:
+            action = _action_id(action)
+        if not 0 <= action < g.info.num_distinct_actions:
+            return False
+        cdef int a = action
+        self._reserve_push()
+        if sr_apply_checked(g, self.s.b, a) != SR_OK:
+            return False
+        self._record(a)
+        return True
+
+    def observe_into(self, player, obs, mask):
+        """`player`'s observation in one call: the tensor into `obs` (float32)
+        and into `mask` (uint8/int8) the legal-action mask when `player` is to
+        move, all zeros otherwise. Both buffers are checked before either is
+        written. The legal count (0 when not to move)."""
+        return _observe_all(self, player, obs, mask)
+
     def _pop(self):
         """Undo the last action (replayed in C from the nearest copy, at
         most SNAP_EVERY - 1 actions); return its id."""
@@ -618,6 +643,17 @@ cdef int _raise_for(int rc, str game) except -1:
     if rc == SR_E_STUCK:
         raise EngineError(f"{game}: the search met an unfinished position with no legal action")
     raise EngineError(f"{game}: search failed with code {rc}")
+
+
+cdef object _action_id(object action):
+    """A non-int action id as a Python int (numpy integers); TypeError for
+    anything else, bools included."""
+    if not isinstance(action, (bool, _np_bool_types())):
+        try:
+            return _operator.index(action)
+        except TypeError:
+            pass
+    raise TypeError(f"an action is an integer id, not {type(action).__name__} {repr(action)[:60]}")
 
 
 cdef int _check_player(player, int n) except -1:

@@ -92,7 +92,13 @@ def observe_into(CoreState st, player, obs, mask):
     """One player's whole PettingZoo observation in one call: the tensor into
     `obs` (float32) and, into `mask` (uint8/int8), the legal-action mask when
     `player` is to move, all zeros otherwise. Both buffers are checked before
-    either is written. Returns the legal count (0 when not to move)."""
+    either is written. Returns the legal count (0 when not to move).
+    (State.observe_into is this, for the layers above the core.)"""
+    return _observe_all(st, player, obs, mask)
+
+
+cdef int _observe_all(CoreState st, object player, object obs, object mask) except -1:
+    """observe_into's work (the function and the CoreState method)."""
     cdef const sr_game *g = st._g()
     cdef Py_buffer view
     cdef int n = 0

@@ -127,27 +127,27 @@ def test_wrapped_env_keeps_pettingzoos_wrappers_and_their_rules():
 
 
 def test_observe_into_masks_only_the_player_to_move():
-    """The env's masks start as np.empty: observe_into must zero a
+    """The env's masks start as np.empty: State.observe_into must zero a
     non-mover's and a finished game's mask, and check both buffers (and the
     player) before it writes either."""
-    from tabuleiro import _core, capivarias
+    from tabuleiro import capivarias
 
     s = capivarias.new_game(seed=8)
     p = s.current_player
     obs, mask = np.full(418, 7.0, np.float32), np.full(3248, 9, np.int8)
-    assert _core.observe_into(s, 1 - p, obs, mask) == 0 and not mask.any()
+    assert s.observe_into(1 - p, obs, mask) == 0 and not mask.any()
     assert np.array_equal(obs, np.frombuffer(s.observation(1 - p), np.float32))
     mask[:] = 9
-    assert _core.observe_into(s, p, obs, mask) == len(s.legal_actions())
+    assert s.observe_into(p, obs, mask) == len(s.legal_actions())
     assert bytes(mask.view(np.uint8)) == s.legal_action_mask()
     while not s.is_terminal:
         s.push(s.legal_actions()[0])
     mask[:] = 9
-    assert _core.observe_into(s, 0, obs, mask) == 0 and not mask.any()
+    assert s.observe_into(0, obs, mask) == 0 and not mask.any()
     untouched = np.full(418, 7.0, np.float32)
     for bad_player, bad_mask in ((True, mask), (2, mask), (0, np.zeros(3248, np.int32)), (0, np.zeros(10, np.int8))):
         with pytest.raises(ValueError):
-            _core.observe_into(s, bad_player, untouched, bad_mask)
+            s.observe_into(bad_player, untouched, bad_mask)
         assert (untouched == 7.0).all()
 
 

@@ -153,3 +153,94 @@ def test_results_only_under_results() -> None:
         if p.name.endswith((".jsonl", ".jsonl.gz", ".patch")):
             stray.append("/".join(parts))
     assert stray == []
+
+
+# --- no layer reaches under another (issue 27) ------------------------------------------------
+#: The core layer: the State and Game API over the compiled module, and the
+#: games themselves. Only these may import ``tabuleiro._core`` or touch a
+#: private member of a State or Game; everything else (the adapters, agents,
+#: engine, TUI, arena) goes through the public API.
+CORE_LAYER = frozenset({"tabuleiro._state", "tabuleiro._game", "tabuleiro._fields", "tabuleiro.vector",
+                        "tabuleiro.capulana", "tabuleiro.capivarias", "tabuleiro.toy"})
+#: Known exceptions, each with its reason, kept exact (an entry that is no
+#: longer needed fails the test too, so the list cannot go stale).
+#: ``tabuleiro.agents`` is the Python face of the C searches (StopFlag and
+#: the node/thread limits come from C; ``_search``/``_greedy`` run them): a
+#: public search entry on State is a change of its own (issue 27 report).
+KNOWN_REACHES = {"tabuleiro.agents": frozenset({"import tabuleiro._core", "._search", "._greedy"})}
+
+
+STATE_AND_GAME = frozenset({"State", "Game", "CoreState", "CoreGame"})
+
+
+def _is_state_or_game(cls: ast.ClassDef) -> bool:
+    """cls is a State or Game class (of the core layer or a game: by its name or a base's)."""
+    bases = {ast.unparse(b).rsplit(".", 1)[-1] for b in cls.bases}
+    return cls.name in STATE_AND_GAME or not bases.isdisjoint(STATE_AND_GAME)
+
+
+def _private_members() -> frozenset[str]:
+    """Single-underscore names of the members of the State and Game classes
+    (the core layer's, the games', the compiled module's in ``_core.pyi``):
+    methods, class attributes and ``self._x = ...`` attributes, plus
+    ``_core`` itself (``Game._core``)."""
+    names = {"_core"}
+    trees = [ast.parse(MODULES[m][0].read_text(encoding="utf-8")) for m in CORE_LAYER]
+    trees.append(ast.parse((PACKAGE / "_core.pyi").read_text(encoding="utf-8")))
+    for tree in trees:
+        for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and _is_state_or_game(n)):
+            for node in ast.walk(cls):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    names.add(node.name)
+                elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                    names.add(node.attr)
+            for stmt in cls.body:                      # class attributes (not a method's locals)
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] \
+                    if isinstance(stmt, ast.AnnAssign) else []
+                names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return frozenset(n for n in names if n.startswith("_") and not n.startswith("__"))
+
+
+PRIVATE_MEMBERS = _private_members()
+
+
+def reaches_under(name: str) -> set[str]:
+    """What module ``name`` takes from under the public API: ``"import
+    tabuleiro._core"`` for any import of the compiled module, and
+    ``"._x"`` for each access to a private member of the core layer's
+    classes on anything but the module's own ``self``/``cls``."""
+    path, is_pkg = MODULES[name]
+    package = name if is_pkg else name.rsplit(".", 1)[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - (node.level - 1)]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if module == "tabuleiro._core" or module.startswith("tabuleiro._core.") or (
+                    module == "tabuleiro" and any(a.name == "_core" for a in node.names)):
+                out.add("import tabuleiro._core")
+        elif isinstance(node, ast.Import):
+            if any(a.name == "tabuleiro._core" or a.name.startswith("tabuleiro._core.") for a in node.names):
+                out.add("import tabuleiro._core")
+        elif isinstance(node, ast.Attribute) and node.attr in PRIVATE_MEMBERS:
+            if not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                out.add("." + node.attr)
+    return out
+
+
+def test_the_reach_reader_sees_core_imports_and_private_calls() -> None:
+    assert {"_apply_action", "_search", "_core", "_encode", "_decode_fields"} <= PRIVATE_MEMBERS
+    assert "import tabuleiro._core" in reaches_under("tabuleiro._state")            # the core layer may
+    assert {"._encode", "._decode_fields"} <= reaches_under("tabuleiro._state")
+    assert KNOWN_REACHES["tabuleiro.agents"] <= reaches_under("tabuleiro.agents")
+
+
+@pytest.mark.parametrize("name", sorted(set(MODULES) - CORE_LAYER))
+def test_no_layer_reaches_under_the_core(name: str) -> None:
+    """Adapters and tools use the public State/Game API: no ``tabuleiro._core``
+    import, no private State/Game member (``_apply_action``...)."""
+    assert reaches_under(name) == set(KNOWN_REACHES.get(name, ()))

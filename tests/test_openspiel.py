@@ -138,6 +138,22 @@ def test_chance_node_takes_only_its_outcomes():
     assert not st.is_chance_node()
 
 
+def test_an_illegal_or_out_of_range_action_is_a_spiel_error():
+    """Every id that is not legal now is OpenSpiel's SpielError, the state
+    untouched: before, an id beyond a C int (2**40) escaped as the binding's
+    OverflowError."""
+    game = pyspiel.load_game("tabuleiro_capivarias")
+    st = game.new_initial_state()
+    st.apply_action(0)
+    legal = set(st.legal_actions())
+    before = str(st), st.history()
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+    for bad in (illegal, -2, game.num_distinct_actions(), 2 ** 40):   # (-1 is kInvalidAction: pyspiel's own check)
+        with pytest.raises(pyspiel.SpielError, match=f"illegal action {bad}"):
+            st.apply_action(bad)
+        assert (str(st), st.history()) == before
+
+
 def test_resample_needs_a_sampler_and_hides_the_others_recall():
     """resample_from_infostate draws from the sampler given (none: TypeError,
     not the global unseeded random), so the same draws give the same world;

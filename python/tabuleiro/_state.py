@@ -112,6 +112,24 @@ class State(_core.CoreState):
     >>> s.push("play 6")
     >>> s.current_player, s.is_terminal
     (1, False)
+
+    Two fast entry points, written in C for the adapters' step loops
+    (PettingZoo, OpenSpiel), which would otherwise pay for ``push``'s checks
+    and exception message: ``try_push(action)`` plays an action id if it is
+    legal (True) and otherwise leaves the state untouched and returns False,
+    building no exception; ``observe_into(player, obs, mask)`` writes the
+    observation tensor and the legal-action mask into the caller's buffers.
+
+    >>> s.try_push(0), s.try_push(0), s.history()    # id 0 (play 1): player 1's, not player 0's
+    (True, False, [5, 0])
+    >>> s.try_push(10 ** 30), s.try_push(-1)          # no such id: not legal either
+    (False, False)
+    >>> from array import array
+    >>> obs = array("f", bytes(4 * s.game.observation_size))
+    >>> mask = bytearray(s.game.num_distinct_actions)
+    >>> n = s.observe_into(s.current_player, obs, mask)
+    >>> n == sum(mask) == len(s.legal_actions()), list(obs) == list(s.observation(s.current_player))
+    (True, True)
     """
 
     __slots__ = ()
@@ -132,6 +150,28 @@ class State(_core.CoreState):
         def scores(self) -> list[int]: ...
         def infostate_key(self, player: int) -> int: ...
         def clone(self) -> "Self": ...
+
+        def try_push(self, action: int) -> bool:
+            """Play action id ``action`` (an int or numpy integer) if it is
+            legal now and put it on the move stack: True. False, the state
+            untouched, when it is not legal here (an id out of
+            ``[0, num_distinct_actions)`` included, or the game is over); no
+            exception is built on that path, so a step loop can afford it.
+
+            :raises TypeError: not an integer (a bool is not one).
+            """
+
+        def observe_into(self, player: int, obs: Any, mask: Any) -> int:
+            """``player``'s whole observation in one call: the tensor of
+            ``observation(player)`` into ``obs`` (a writable C-contiguous
+            float32 buffer of ``observation_size`` items) and the legal-action
+            mask into ``mask`` (uint8/int8, ``num_distinct_actions`` bytes)
+            when ``player`` is to move, all zeros otherwise. Both buffers are
+            checked before either is written. Returns the number of legal
+            actions (0 when ``player`` is not to move).
+
+            :raises ValueError: a bad player, or a buffer of the wrong size or type.
+            """
 
     # --- moves ---------------------------------------------------------------------------
     def legal_moves(self) -> list[Any]:
@@ -311,7 +351,7 @@ class State(_core.CoreState):
         >>> obs.typecode, len(obs) == s.game.observation_size
         ('f', True)
         """
-        return _core.observation(self, self._check_player(player), out)
+        return _core.observation(self, player, out)    # C checks the player as _check_player does
 
     def view(self, player: int) -> dict[str, Any]:
         """What ``player`` sees: ``to_dict()`` with everything hidden from them

@@ -42,7 +42,6 @@ try:
 except ImportError:   # the module stays importable (docs, doctests); register() says what is missing
     pyspiel = None
 
-from . import _core
 from ._game import load_game
 
 __all__ = ["register", "GAMES"]
@@ -72,7 +71,7 @@ if pyspiel is not None:   # the classes subclass pyspiel's
             if state._st is None:
                 self.tensor.fill(0)
             else:
-                _core.observation(state._st, player, self.tensor)
+                state._st.observation(player, out=self.tensor)
 
         def string_from(self, state: "TabuleiroState", player: int) -> str:
             if self._perfect_recall:
@@ -126,7 +125,7 @@ if pyspiel is not None:   # the classes subclass pyspiel's
                 self._observe_all(None)
                 return
             p = self._st.current_player
-            if self._st._apply_action(action):
+            if not self._st.try_push(action):
                 raise pyspiel.SpielError(f"illegal action {action}")
             self._tokens[p].append(f"a{action}")
             self._observe_all(p)

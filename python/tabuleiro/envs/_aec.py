@@ -12,7 +12,6 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .. import _core
 from .._errors import GameOverError, IllegalMoveError
 from .._fields import check_seed
 from .._game import load_game
@@ -121,7 +120,7 @@ class TabuleiroAEC(AECEnv):  # type: ignore[misc]
             return self._cache  # type: ignore[no-any-return]
         obs = _empty(self._size, _F32)
         mask = _empty(self._na, _I8)
-        _core.observe_into(self._state, self._index[agent], obs, mask)
+        self._state.observe_into(self._index[agent], obs, mask)
         # read-only: the same arrays are handed out again for this position
         # (and TerminateIllegalWrapper judges the move by this mask)
         obs.setflags(write=False)          # (cheaper than setting .flags.writeable)
@@ -153,7 +152,7 @@ class TabuleiroAEC(AECEnv):  # type: ignore[misc]
             a = operator.index(action)    # an int or numpy integer, never a truncated float or a bool
         except TypeError:
             raise TypeError(f"an action is an integer id, not {type(action).__name__} {action!r}") from None
-        if not 0 <= a < self._na or self._state._apply_action(a):
+        if not self._state.try_push(a):       # out of range too; never an exception built here
             raise IllegalMoveError(f"illegal action {a} for {agent}")
         self._moves += 1
         self._cumulative_rewards[agent] = 0.0
