@@ -15,18 +15,11 @@ import pytest
 
 from tabuleiro import arena
 from tests.helpers import deny_writes
-from tabuleiro.__main__ import main
 
 pytest.importorskip("matplotlib")
 
 
-def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        rc = main(["arena", *args])
-    except SystemExit as e:
-        rc = e.code if isinstance(e.code, int) else 1
-    got = capsys.readouterr()
-    return rc, got.out, got.err
+from tests.test_arena_records import run_cli  # noqa: E402  (tabuleiro arena in this process)
 
 
 # --- module:attr specs that are not agents --------------------------------------------------------

@@ -39,6 +39,14 @@ def _compiled(dotted: str) -> bool:
     return (PACKAGE.parent / (dotted.replace(".", "/") + ".pyi")).exists()
 
 
+def _from_module(node: ast.ImportFrom, package: str) -> str:
+    """The dotted module a ``from ... import`` reads from, relative levels resolved."""
+    if node.level:
+        base = package.split(".")
+        return ".".join(base[:len(base) - (node.level - 1)] + ([node.module] if node.module else []))
+    return node.module or ""
+
+
 def imports_of(name: str) -> set[str]:
     """The package's modules that module ``name`` imports (see the module docstring)."""
     path, is_pkg = MODULES[name]
@@ -55,12 +63,7 @@ def imports_of(name: str) -> set[str]:
 
     def visit_stmt(node: ast.AST) -> None:
         if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[:len(base) - (node.level - 1)]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
+            module = _from_module(node, package)
             for alias in node.names:
                 full = f"{module}.{alias.name}"
                 if full in MODULES:
@@ -214,12 +217,7 @@ def reaches_under(name: str) -> set[str]:
     out: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[:len(base) - (node.level - 1)]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
+            module = _from_module(node, package)
             if module == "tabuleiro._core" or module.startswith("tabuleiro._core.") or (
                     module == "tabuleiro" and any(a.name == "_core" for a in node.names)):
                 out.add("import tabuleiro._core")

@@ -310,6 +310,24 @@ def scan_results(f: Any, *, name: str = "results file") -> ResultsScan:
     return scan
 
 
+def stat_regular(p: str, what: str, error: type[ValueError]) -> Optional[os.stat_result]:
+    """``os.stat(p)``, or None for a new path; anything but a regular file
+    (or a path under a file, or one that cannot be examined) raises
+    ``error`` starting ``what``."""
+    import stat
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        return None
+    except NotADirectoryError:
+        raise error(f"{what} is under a file, not in a directory") from None
+    except OSError as e:
+        raise error(f"{what} cannot be used: {e.strerror or e}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise error(f"{what} is {_stat_kind(st.st_mode)}, not a regular file")
+    return st
+
+
 def _stat_kind(mode: int) -> str:
     import stat
     for test, what in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
@@ -331,16 +349,7 @@ def _open_regular(path: Union[str, os.PathLike[str]], *, write: bool) -> int:
     import stat
     p = os.fspath(path)
     what = f"results file {p!r}"
-    try:
-        st: Optional[os.stat_result] = os.stat(p)
-    except FileNotFoundError:
-        st = None
-    except NotADirectoryError:
-        raise ResultsFileError(f"{what} is under a file, not in a directory") from None
-    except OSError as e:
-        raise ResultsFileError(f"{what} cannot be used: {e.strerror or e}") from None
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        raise ResultsFileError(f"{what} is {_stat_kind(st.st_mode)}, not a regular file")
+    st = stat_regular(p, what, ResultsFileError)
     if st is None:
         if not write:
             raise ResultsFileError(f"{what} does not exist")

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any, Mapping, Optional, Sequence, Union
 
-from .records import _stat_kind
+from .records import stat_regular
 from .stats import _Z95, SPRT
 
 __all__ = ["Summary", "skipped_warning", "format_summary", "plot", "check_plot_path"]
@@ -146,7 +146,6 @@ def check_plot_path(path: Union[str, os.PathLike[str]]) -> None:
     :raises ValueError: naming the path and the problem; ImportError
         without matplotlib.
     """
-    import stat
     p = os.fspath(path)
     what = f"plot file {p!r}"
     try:
@@ -157,17 +156,8 @@ def check_plot_path(path: Union[str, os.PathLike[str]]) -> None:
     kinds = FigureCanvasBase.get_supported_filetypes()
     if suffix and suffix not in kinds:
         raise ValueError(f"{what}: matplotlib cannot write .{suffix} files (it writes {', '.join(sorted(kinds))})")
-    try:
-        st: Optional[os.stat_result] = os.stat(p)
-    except FileNotFoundError:
-        st = None
-    except NotADirectoryError:
-        raise ValueError(f"{what} is under a file, not in a directory") from None
-    except OSError as e:
-        raise ValueError(f"{what} cannot be used: {e.strerror or e}") from None
+    st = stat_regular(p, what, ValueError)
     if st is not None:
-        if not stat.S_ISREG(st.st_mode):
-            raise ValueError(f"{what} is {_stat_kind(st.st_mode)}, not a regular file")
         probe = (os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK, False)
     else:
         ancestor = Path(os.path.abspath(p)).parent
