@@ -28,7 +28,7 @@ from ._fields import U64, check_plain, check_seed, parse_json, short
 if TYPE_CHECKING:
     from ._state import Move, State
 
-__all__ = ["Game", "GameInfo", "games", "load_game", "load_state", "load_view"]
+__all__ = ["Game", "GameInfo", "game_of", "games", "load_game", "load_state", "load_view"]
 
 
 @dataclass(frozen=True)
@@ -400,6 +400,20 @@ def _game_of(d: Any, what: str) -> Game:
         raise InvalidStateError(f"unknown game {short(name)} in the {what}; registered: {', '.join(games())}")
     cls = game_class(name)
     return load_game(name, **cls.params_from_dict(d))
+
+
+def game_of(d: Union[Mapping[str, Any], str, bytes]) -> Game:
+    """The game a state dict or view (or its JSON) belongs to, loaded with
+    the parameters it names, without loading the state itself (a frontend
+    that must know the game first: its players, a seat's range).
+
+    >>> s = load_game("capulana", players=4).new_initial_state(seed=2)
+    >>> game_of(s.view(1)).num_players, game_of(s.to_json()) is s.game
+    (4, True)
+
+    :raises InvalidStateError: not a dict naming a registered game and readable parameters.
+    """
+    return _game_of(d, "state")
 
 
 def load_state(d: Union[Mapping[str, Any], str, bytes]) -> "State":

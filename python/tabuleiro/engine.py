@@ -66,13 +66,6 @@ def _outcome(state: Any) -> Optional[dict[str, Any]]:
     return {"winners": list(o.winners), "winner": o.winner, "returns": list(o.returns), "scores": list(o.scores)}
 
 
-def _game_module(name: Any) -> Any:
-    if not isinstance(name, str) or name not in tabuleiro.games():
-        raise ProtocolError("invalid_state", f"unknown game {_short(json.dumps(name), 60)}; "
-                            f"registered: {', '.join(tabuleiro.games())}")
-    return importlib.import_module(f"tabuleiro.{name}")
-
-
 # --- the session -------------------------------------------------------------------------------------------
 
 
@@ -352,9 +345,8 @@ class Engine:
             raise _bad(f"field {what!r} must be a JSON object (a {what} dict), not {type(d).__name__}")
         secret = has_state and (self._seat is not None or req.get("seat") is not None)
         try:
-            mod = _game_module(d.get("game"))
-            game = tabuleiro.load_game(mod.GAME.name, **mod.GAME.params_from_dict(d))
-        except (InvalidStateError, TypeError, ValueError, ProtocolError) as e:
+            game = tabuleiro.game_of(d)
+        except (InvalidStateError, TypeError, ValueError) as e:
             raise ProtocolError("invalid_state", self._state_message(str(e), secret, what)) from None
         seat = self._seat_field(req, game)
         if has_state:
