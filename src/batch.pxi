@@ -152,6 +152,11 @@ cdef object _np_bool_types():
     return _np_bool_cache
 
 
+cdef inline Py_ssize_t _batch_stride(const sr_game_info *i):
+    """One game's slot in the batch's state array: its state, aligned."""
+    return (i.state_size + SR_STATE_ALIGN - 1) // SR_STATE_ALIGN * SR_STATE_ALIGN
+
+
 def batch_bytes_per_game(CoreGame cg not None):
     """Bytes one game of a batch of cg takes: its aligned C state, generator,
     the batch's own copies (legal ids, count, length, done), its action slot,
@@ -159,8 +164,7 @@ def batch_bytes_per_game(CoreGame cg not None):
     rewards, done, player, length, legal ids, count)."""
     cdef const sr_game_info *i = &cg.g.info
     cdef Py_ssize_t cap = min(i.num_distinct_actions, SR_MAX_LEGAL)
-    cdef Py_ssize_t stride = (i.state_size + SR_STATE_ALIGN - 1) // SR_STATE_ALIGN * SR_STATE_ALIGN
-    c_side = stride + sizeof(uint64_t) + sizeof(int32_t) * (cap + 2) + 1 + sizeof(int32_t)
+    c_side = _batch_stride(i) + sizeof(uint64_t) + sizeof(int32_t) * (cap + 2) + 1 + sizeof(int32_t)
     outputs = (sizeof(float) * i.observation_size + i.num_distinct_actions + sizeof(float) * i.num_players + 1
                + 3 * sizeof(int32_t) + sizeof(int32_t) * cap)
     return c_side + outputs
@@ -212,7 +216,7 @@ cdef class CoreBatch:
         self.threads = threads
         self.nbufs = 0
         self.busy = 0
-        self.stride = (cg.g.info.state_size + SR_STATE_ALIGN - 1) // SR_STATE_ALIGN * SR_STATE_ALIGN
+        self.stride = _batch_stride(&cg.g.info)
         self.raw = PyMem_Malloc(self.stride * nn + SR_STATE_ALIGN)
         self.rng = <uint64_t *> PyMem_Malloc(sizeof(uint64_t) * nn)
         # sr_batch_own: legal rows, num_legal, length (int32 each) and done (bytes)

@@ -150,6 +150,44 @@ def parse_json(text: Any, what: str) -> Any:
     return check_plain(value, what)
 
 
+def json_problem(value: Any, max_depth: int, max_values: Optional[int] = None) -> Optional[str]:
+    """Why ``value`` is not plain JSON data (dicts with string keys, lists,
+    strings, integers, finite floats, booleans, null) at most ``max_depth``
+    deep and ``max_values`` values large, as the end of a sentence
+    ("nests deeper than 16 levels"), or None. Iterative: no input can make
+    it recurse. The one walk behind :func:`check_plain` and the engine's
+    request check.
+
+    >>> json_problem([[1]], 2), json_problem([[[1]]], 2)
+    (None, 'nests deeper than 2 levels')
+    """
+    stack = [(value, 1)]
+    count = 0
+    while stack:
+        v, depth = stack.pop()
+        count += 1
+        if max_values is not None and count > max_values:
+            return f"holds more than {max_values} values"
+        if isinstance(v, (str, bool, int)) or v is None:
+            continue
+        if isinstance(v, float):
+            if not math.isfinite(v):
+                return "holds a number that is not finite"
+            continue
+        if depth > max_depth:
+            return f"nests deeper than {max_depth} levels"
+        if isinstance(v, Mapping):
+            for k in v:
+                if not isinstance(k, str):
+                    return f"has a key that is not a string ({type(k).__name__})"
+            stack.extend((x, depth + 1) for x in v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend((x, depth + 1) for x in v)
+        else:
+            return f"holds a {type(v).__name__}, which is not a JSON value"
+    return None
+
+
 def check_plain(value: Any, what: str) -> Any:
     """``value`` itself when it is plain JSON data (dicts with string keys,
     lists, strings, integers, finite floats, booleans, null) at most
@@ -164,32 +202,9 @@ def check_plain(value: Any, what: str) -> Any:
     ...
     tabuleiro._errors.InvalidStateError: a state holds a number that is not finite
     """
-    stack = [(value, 1)]
-    count = 0
-    while stack:
-        v, depth = stack.pop()
-        count += 1
-        if count > MAX_VALUES:
-            raise InvalidStateError(f"{what} holds more than {MAX_VALUES} values")
-        if isinstance(v, (str, bool)) or v is None:
-            continue
-        if isinstance(v, int):
-            continue
-        if isinstance(v, float):
-            if not math.isfinite(v):
-                raise InvalidStateError(f"{what} holds a number that is not finite")
-            continue
-        if depth > MAX_DEPTH:
-            raise InvalidStateError(f"{what} nests deeper than {MAX_DEPTH} levels")
-        if isinstance(v, Mapping):
-            for k in v:
-                if not isinstance(k, str):
-                    raise InvalidStateError(f"{what} has a key that is not a string ({type(k).__name__})")
-            stack.extend((x, depth + 1) for x in v.values())
-        elif isinstance(v, (list, tuple)):
-            stack.extend((x, depth + 1) for x in v)
-        else:
-            raise InvalidStateError(f"{what} holds a {type(v).__name__}, which is not a JSON value")
+    problem = json_problem(value, MAX_DEPTH, MAX_VALUES)
+    if problem is not None:
+        raise InvalidStateError(f"{what} {problem}")
     return value
 
 

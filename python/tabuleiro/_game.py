@@ -212,9 +212,13 @@ class Game:
         :raises InvalidStateError: naming the first problem.
         """
         what = f"invalid {self.title} state:"
-        d = parse_json(d, what + " a state") if isinstance(d, (str, bytes)) else check_plain(d, what + " it")
+        return self._from_plain(parse_json(d, what + " a state") if isinstance(d, (str, bytes))
+                                else check_plain(d, what + " it"))
+
+    def _from_plain(self, d: Any) -> "State":
+        """from_dict of a value check_plain has passed."""
         if not isinstance(d, Mapping):
-            raise InvalidStateError(f"{what} expected a dict, got {type(d).__name__}")
+            raise InvalidStateError(f"invalid {self.title} state: expected a dict, got {type(d).__name__}")
         return self._core.decode(self._encode_dict(d))  # type: ignore[no-any-return]
 
     def from_view(self, view: Mapping[str, Any], player: Optional[int] = None) -> "State":
@@ -233,7 +237,12 @@ class Game:
         :raises InvalidStateError: the view cannot come from a legal game.
         """
         what = f"invalid {self.title} view:"
-        view = parse_json(view, what + " a view") if isinstance(view, (str, bytes)) else check_plain(view, what + " it")
+        return self._from_plain_view(parse_json(view, what + " a view") if isinstance(view, (str, bytes))
+                                     else check_plain(view, what + " it"), player)
+
+    def _from_plain_view(self, view: Any, player: Optional[int]) -> "State":
+        """from_view of a value check_plain has passed."""
+        what = f"invalid {self.title} view:"
         if not isinstance(view, Mapping):
             raise InvalidStateError(f"invalid {self.title} view: expected a dict, got {type(view).__name__}")
         if player is None:
@@ -250,7 +259,7 @@ class Game:
         except (TypeError, KeyError, AttributeError, IndexError):
             # the game's checks name the fields they know; a shape they missed ends here, not in a traceback
             raise InvalidStateError(f"{what} a field has the wrong type or shape for a view") from None
-        state = self.from_dict(d)
+        state = self._from_plain(d)
         if state.view(player) != json.loads(json.dumps(view)):
             raise InvalidStateError(f"invalid {self.title} view: it is not what player {player} would see of any "
                                     "state (a field is inconsistent with the others)")
@@ -390,9 +399,14 @@ def _param_key(params: Mapping[str, Any]) -> Optional[tuple[tuple[str, type, int
     return tuple(sorted((k, type(v), int(v)) for k, v in params.items()))
 
 
+def _plain(d: Any, what: str) -> Any:
+    """A state dict or view given as JSON text, parsed; given as a value,
+    checked to be plain JSON (each loader walks its input once)."""
+    return parse_json(d, f"a {what}") if isinstance(d, (str, bytes)) else check_plain(d, f"the {what}")
+
+
 def _game_of(d: Any, what: str) -> Game:
-    """The game a state dict or view (or its JSON) names, loaded with its parameters."""
-    d = parse_json(d, f"a {what}") if isinstance(d, (str, bytes)) else check_plain(d, f"the {what}")
+    """The game a plain state dict or view (see _plain) names, loaded with its parameters."""
     if not isinstance(d, Mapping):
         raise InvalidStateError(f"a {what} is a dict with a 'game' key, not {type(d).__name__}")
     name = d.get("game")
@@ -413,7 +427,7 @@ def game_of(d: Union[Mapping[str, Any], str, bytes]) -> Game:
 
     :raises InvalidStateError: not a dict naming a registered game and readable parameters.
     """
-    return _game_of(d, "state")
+    return _game_of(_plain(d, "state"), "state")
 
 
 def load_state(d: Union[Mapping[str, Any], str, bytes]) -> "State":
@@ -426,8 +440,8 @@ def load_state(d: Union[Mapping[str, Any], str, bytes]) -> "State":
 
     :raises InvalidStateError: naming the first problem.
     """
-    parsed = _json_or_bad(d, "state") if isinstance(d, (str, bytes)) else d
-    return _game_of(parsed, "state").from_dict(parsed)
+    parsed = _plain(d, "state")
+    return _game_of(parsed, "state")._from_plain(parsed)
 
 
 def load_view(view: Union[Mapping[str, Any], str, bytes], player: Optional[int] = None) -> "State":
@@ -438,9 +452,5 @@ def load_view(view: Union[Mapping[str, Any], str, bytes], player: Optional[int] 
     >>> load_view(s.view(0)).view(0) == s.view(0)
     True
     """
-    parsed = _json_or_bad(view, "view") if isinstance(view, (str, bytes)) else view
-    return _game_of(parsed, "view").from_view(parsed, player)
-
-
-def _json_or_bad(text: Union[str, bytes], what: str) -> Any:
-    return parse_json(text, f"a {what}")
+    parsed = _plain(view, "view")
+    return _game_of(parsed, "view")._from_plain_view(parsed, player)

@@ -6,7 +6,7 @@ nothing its view before them did not determine.
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, Optional
 
 from ._errors import IllegalMoveError, InvalidStateError
 
@@ -50,3 +50,21 @@ def undo_shows(after: Any, seat: int) -> bool:
         if world.view(seat) != want:
             return True
     return False
+
+
+def undo_refusal(state: Any, seat: int, count: int) -> Optional[str]:
+    """Why ``seat`` may not take back the last ``count`` moves of ``state``
+    (each judged by :func:`undo_shows`, latest first), or None when it may.
+    A game whose determinization is not exact refuses every take-back: the
+    worlds sampled would not be the ones the seat's view allows."""
+    if not state.game.determinize_is_exact:
+        return ("this game's determinization is not exact (legacy_determinize), so the undo rule cannot sample "
+                "the worlds a seat's view allows: a seat-bound session cannot take moves back")
+    probe = state.clone()
+    for k in range(count):
+        if undo_shows(probe, seat):
+            return (f"{'the last move' if k == 0 else f'move {k + 1} from the end'} showed seat {seat} something "
+                    "its view before it did not determine (a card, a deal, an auction, a weaving step) or was "
+                    "another player's: a seat-bound session cannot take it back")
+        probe.pop()
+    return None

@@ -10,6 +10,8 @@ import json
 import math
 from typing import Any, Optional
 
+from ._fields import json_problem
+
 #: The longest request line accepted, in bytes, without its line ending.
 MAX_LINE = 1 << 20
 #: The deepest nesting of arrays and objects a request may hold (a state dict nests 5 deep).
@@ -108,13 +110,9 @@ def _read_request(raw: bytes) -> Any:
         raise ProtocolError("bad_json", f"not a JSON line: nested deeper than {MAX_DEPTH} levels") from None
     except ValueError as e:                     # JSONDecodeError, UnicodeDecodeError, the hooks, int digits
         raise ProtocolError("bad_json", f"not a JSON line: {_short(str(e), 120)}") from None
-    stack = [(value, 1)]                        # iterative: no depth of input can exhaust the stack here
-    while stack:
-        x, depth = stack.pop()
-        if isinstance(x, (dict, list)):
-            if depth > MAX_DEPTH:
-                raise ProtocolError("bad_json", f"not a JSON line: nested deeper than {MAX_DEPTH} levels")
-            stack.extend((v, depth + 1) for v in (x.values() if isinstance(x, dict) else x))
+    # json.loads gives only plain values and finite floats here, so the depth is all json_problem can find
+    if json_problem(value, MAX_DEPTH) is not None:
+        raise ProtocolError("bad_json", f"not a JSON line: nested deeper than {MAX_DEPTH} levels")
     return value
 
 
@@ -123,6 +121,11 @@ def _unicode_problem(req: dict[str, Any]) -> Optional[str]:
     Unicode (a lone surrogate: it cannot be written as UTF-8, so it can be
     neither echoed nor named), as a message, or None. The message names the
     top-level field, never the string."""
+    try:                                        # the common case in one C call: every string encodes
+        json.dumps(req, ensure_ascii=False).encode("utf-8")
+        return None
+    except UnicodeEncodeError:
+        pass
     for key, v in req.items():
         if not _valid_unicode(key):
             return "a field name is not valid Unicode (it holds a lone surrogate escape such as \\ud800)"

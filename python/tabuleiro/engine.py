@@ -39,7 +39,7 @@ import tabuleiro
 
 from . import agents
 from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
-from ._undo_rule import UNDO_WORLDS, undo_shows
+from ._undo_rule import UNDO_WORLDS, undo_refusal
 from ._wire import (_MISSING, ERROR_CODES, MAX_DEPTH, MAX_LINE, ProtocolError, _bad, _bool_field, _echoable, _encode,
                     _int_field, _is_int, _read_request, _short, _str_field, _unicode_problem, _valid_unicode)
 
@@ -432,19 +432,10 @@ class Engine:
         if count > len(history):
             raise ProtocolError("illegal_move", f"cannot take back {count} move(s): {len(history)} played since "
                                 "the game was started or loaded")
-        if self._seat is not None:              # the undo rule: every move taken back, latest first
-            if not st.game.determinize_is_exact:
-                raise ProtocolError("forbidden", "this game's determinization is not exact (legacy_determinize), "
-                                    "so the undo rule cannot sample the worlds a seat's view allows: a "
-                                    "seat-bound session cannot take moves back")
-            probe = st.clone()
-            for k in range(count):
-                if undo_shows(probe, self._seat):
-                    raise ProtocolError("forbidden", f"{'the last move' if k == 0 else f'move {k + 1} from the end'} "
-                                        f"showed seat {self._seat} something its view before it did not determine "
-                                        "(a card, a deal, an auction, a weaving step) or was another player's: a "
-                                        "seat-bound session cannot take it back")
-                probe.pop()
+        if self._seat is not None:              # the undo rule (docs/protocol.md)
+            refusal = undo_refusal(st, self._seat, count)
+            if refusal is not None:
+                raise ProtocolError("forbidden", refusal)
         undone = []
         for _ in range(count):
             m = st.pop()
