@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ._errors import (EngineError, GameOverError, IllegalMoveError, InvalidMoveError, InvalidStateError,
                       TabuleiroError)
-from ._game import Game, GameInfo, game_of, games, load_game, load_state, load_view
+from ._game import Game, GameInfo, Param, game_of, games, load_game, load_state, load_view
 from ._state import Move, Outcome, State
 from ._version import __version__
 
@@ -22,6 +22,7 @@ __all__ = [
     "EngineError",
     "Game",
     "GameInfo",
+    "Param",
     "GameOverError",
     "IllegalMoveError",
     "InvalidMoveError",

@@ -28,7 +28,7 @@ from ._fields import U64, check_plain, check_seed, parse_json, short
 if TYPE_CHECKING:
     from ._state import Move, State
 
-__all__ = ["Game", "GameInfo", "game_of", "games", "load_game", "load_state", "load_view"]
+__all__ = ["Game", "GameInfo", "Param", "game_of", "games", "load_game", "load_state", "load_view"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,27 @@ class GameInfo:
     hidden_information: bool
     #: floats of ``State.observation(player)`` (docs/observations.md)
     observation_size: int = 0
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter a game takes (its name, type, inclusive range, default
+    and a one-line help), as the registry declares it. Front ends (the CLI,
+    OpenSpiel's parameter specification, PettingZoo's keyword arguments)
+    build their options from these, so they name no game.
+
+    >>> [p.name for p in load_game("capivarias").param_specs()]
+    ['expansion', 'first_player']
+    >>> load_game("capulana").param_specs()[0]
+    Param(name='players', type=<class 'int'>, low=2, high=5, default=3, help='players at the table')
+    """
+
+    name: str
+    type: type
+    low: int
+    high: int
+    default: Union[int, bool]
+    help: str = ""
 
 
 class Game:
@@ -72,6 +93,8 @@ class Game:
     title: ClassVar[str]
     #: Parameter types, in the registry's order (bool parameters are 0/1 in C).
     PARAM_TYPES: ClassVar[dict[str, type]]
+    #: One line of help per parameter (for the CLI and the adapters).
+    PARAM_HELP: ClassVar[dict[str, str]] = {}
     STATE: ClassVar[type["State"]]
     MOVE: ClassVar[type["Move"]]
     _texts: ClassVar[Optional[list[str]]] = None
@@ -120,6 +143,20 @@ class Game:
         144
         """
         return self._info
+
+    @classmethod
+    def param_specs(cls) -> tuple[Param, ...]:
+        """The parameters the game takes, in the registry's order.
+
+        >>> load_game("toy").param_specs()
+        ()
+        """
+        _, specs, _ = _core.game_spec(cls.name)
+        out = []
+        for pname, lo, hi, default in specs:
+            typ = cls.PARAM_TYPES[pname]
+            out.append(Param(pname, typ, lo, hi, typ(default), cls.PARAM_HELP.get(pname, "")))
+        return tuple(out)
 
     @property
     def params(self) -> dict[str, Any]:

@@ -370,6 +370,7 @@ class Capivarias(Game):
     name = "capivarias"
     title = "Capivárias"
     PARAM_TYPES = {"expansion": bool, "first_player": int}
+    PARAM_HELP = {"expansion": "play with the expansion cards", "first_player": "the player who starts round 1"}
     STATE = State
     MOVE = Move
 
