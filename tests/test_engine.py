@@ -156,6 +156,12 @@ def spawn() -> Any:
         s.kill()
 
 
+def on_the_wire(state: Any) -> dict[str, Any]:
+    """The full state dict as the protocol sends it: the seed as a decimal string (issue 28)."""
+    d = state.to_dict()
+    return {**d, "seed": str(d["seed"])}
+
+
 def outcome_of(state: Any) -> dict[str, Any]:
     o = state.outcome()
     return {"winners": list(o.winners), "winner": o.winner, "returns": list(o.returns), "scores": list(o.scores)}
@@ -192,12 +198,12 @@ def test_go_passes_the_horizon_knob_through(spawn: Any) -> None:
 def test_whole_game_through_play_and_go(spawn: Any, name: str, params: dict[str, Any]) -> None:
     s = spawn()
     r = s.ok("new", game=name, seed=SEED, **params)
-    assert r["game"] == name and r["seed"] == SEED and r["seat"] is None and r["moves"] == 0
+    assert r["game"] == name and r["seed"] == str(SEED) and r["seat"] is None and r["moves"] == 0
     truth = tabuleiro.load_game(name, **params).new_initial_state(seed=SEED)
     assert r["params"] == truth.game.params and r["info"]["num_players"] == truth.game.num_players
     rng = random.Random(7)
     for step in itertools.count():
-        assert s.ok("state")["state"] == truth.to_dict()
+        assert s.ok("state")["state"] == on_the_wire(truth)
         if truth.is_terminal:
             break
         if step % 2 == 0:                           # a frontend's move, by notation or by id
@@ -262,7 +268,7 @@ def test_every_error_leaves_the_game_unchanged(spawn: Any) -> None:
         s.ok("play", move=m)
         truth.push(m)
     before = s.ok("state")["state"]
-    assert before == truth.to_dict()
+    assert before == on_the_wire(truth)
     s.guard = before                                # each error below is followed by a state check
 
     s.raw_err("bad_json", b"{not json\n")
@@ -468,7 +474,7 @@ def test_stop_ends_a_30_second_go_within_half_a_second(spawn: Any, name: str, pa
                     "move": go["move"]}
     assert ping == {"id": "p", "ok": True, "cmd": "ping"}
     truth.push(go["move"]["id"])
-    assert s.ok("state")["state"] == truth.to_dict()
+    assert s.ok("state")["state"] == on_the_wire(truth)
     r = s.ok("stop")                                # nothing to stop
     assert r == {"id": r["id"], "ok": True, "cmd": "stop", "stopped": False}
     assert s.close() == 0
@@ -522,7 +528,7 @@ def test_new_takes_each_games_parameters_and_draws_a_seed_when_none_is_given(spa
     drawn = r["seed"]
     state = s.ok("state")["state"]
     assert s.ok("new", game="capulana", players=5, seed=drawn)["seed"] == drawn
-    assert s.ok("state")["state"] == state == capulana.new_game(players=5, seed=drawn).to_dict()
+    assert s.ok("state")["state"] == state == on_the_wire(capulana.new_game(players=5, seed=int(drawn)))
     r = s.ok("new", game="capulana", players=5, seat=2)
     assert "seed" not in r and s.ok("state")["state"]["hands"][2] != state["hands"][2]
     assert s.ok("isready")["ok"]
@@ -577,7 +583,7 @@ def test_a_loaded_view_plays_like_the_full_state(spawn: Any, name: str, params: 
             st.pop()
         p = st.current_player
         full.ok("load", state=st.to_dict())
-        assert full.ok("state")["state"] == st.to_dict()
+        assert full.ok("state")["state"] == on_the_wire(st)
         r = bot.ok("load", view=st.view(p), player=p, seat=p)
         assert r["seat"] == p and r["to_move"] == p
         assert bot.ok("state")["state"] == st.view(p)

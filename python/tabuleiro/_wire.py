@@ -59,6 +59,56 @@ def _int_field(req: dict[str, Any], name: str, *, lo: int, hi: int, default: Any
     return v
 
 
+#: The largest integer every JSON reader keeps exactly (a double's 53-bit mantissa: JavaScript's
+#: ``Number.MAX_SAFE_INTEGER``). The protocol never emits an integer beyond it (docs/protocol.md).
+SAFE_INT = (1 << 53) - 1
+_U64 = 1 << 64
+
+
+def _seed_value(v: Any, name: str) -> int:
+    """A 64-bit seed given as a JSON integer or as its decimal string (what the
+    protocol sends, since a JavaScript ``JSON.parse`` rounds integers past
+    2^53): ``"0"`` .. ``"18446744073709551615"``, digits only, no leading zero."""
+    if isinstance(v, str):
+        if not (0 < len(v) <= 20 and v.isascii() and v.isdigit() and (v == "0" or v[0] != "0")):
+            raise _bad(f"field {name!r} must be an integer in [0, 2^64) or its decimal string, "
+                       f"not {_short(json.dumps(v), 60)}")
+        v = int(v)
+    elif not _is_int(v):
+        raise _bad(f"field {name!r} must be an integer in [0, 2^64) or its decimal string, "
+                   f"not {_short(json.dumps(v), 60)}")
+    if not 0 <= v < _U64:
+        raise _bad(f"field {name!r} must be in [0, 2^64), not {_short(json.dumps(v), 60)}")
+    return int(v)
+
+
+def _seed_field(req: dict[str, Any], name: str = "seed") -> Optional[int]:
+    """The request's seed (absent or null: None)."""
+    v = req.get(name)
+    return None if v is None else _seed_value(v, name)
+
+
+def _safe_ints(obj: Any) -> Any:
+    """``obj`` with every integer beyond +-:data:`SAFE_INT` turned into its
+    decimal string, so that a reader that holds numbers as doubles reads every
+    value exactly. Only containers that hold one are copied."""
+    if isinstance(obj, dict):
+        out = None
+        for k, v in obj.items():
+            w = _safe_ints(v)
+            if w is not v:
+                if out is None:
+                    out = dict(obj)
+                out[k] = w
+        return obj if out is None else out
+    if isinstance(obj, list):
+        items = [_safe_ints(v) for v in obj]
+        return obj if all(a is b for a, b in zip(items, obj)) else items
+    if isinstance(obj, int) and not isinstance(obj, bool) and not -SAFE_INT <= obj <= SAFE_INT:
+        return str(obj)
+    return obj
+
+
 def _bool_field(req: dict[str, Any], name: str, default: bool) -> bool:
     v = req.get(name, default)
     if not isinstance(v, bool):

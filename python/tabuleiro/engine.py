@@ -40,19 +40,21 @@ import tabuleiro
 from . import agents
 from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
 from ._undo_rule import UNDO_WORLDS, undo_refusal
-from ._wire import (_MISSING, ERROR_CODES, MAX_DEPTH, MAX_LINE, ProtocolError, _bad, _bool_field, _echoable, _encode,
-                    _int_field, _is_int, _read_request, _short, _str_field, _unicode_problem, _valid_unicode)
+from ._wire import (_MISSING, ERROR_CODES, MAX_DEPTH, MAX_LINE, SAFE_INT, ProtocolError, _bad, _bool_field, _echoable,
+                    _encode, _int_field, _is_int, _read_request, _safe_ints, _seed_field, _seed_value, _short,
+                    _str_field, _unicode_problem, _valid_unicode)
 
-__all__ = ["ERROR_CODES", "MAX_DEPTH", "MAX_LINE", "UNDO_WORLDS", "PROTOCOL_VERSION", "Engine", "main", "serve"]
+__all__ = ["ERROR_CODES", "MAX_DEPTH", "MAX_LINE", "SAFE_INT", "UNDO_WORLDS", "PROTOCOL_VERSION", "Engine", "main",
+           "serve"]
 
-PROTOCOL_VERSION = 1
+#: 2: seeds are sent as decimal strings (issue 28); 1: as JSON integers.
+PROTOCOL_VERSION = 2
 #: The agent parameters ``go`` passes to ``agents.make`` (each agent takes a subset).
 AGENT_PARAMS = ("iterations", "time", "c", "rollout", "threads", "seed", "max_nodes", "shaped", "prior", "horizon")
 #: Commands refused with ``busy`` while a ``go`` or ``perft`` runs (they change or search the state).
 BUSY_COMMANDS = frozenset({"new", "load", "play", "undo", "go", "perft"})
 #: How long ``stop``/``quit``/EOF wait for a running job to answer (searches poll their flag every few ms).
 _JOIN_SECONDS = 10.0
-_U64 = 1 << 64
 
 
 def _move(m: Any) -> dict[str, Any]:
@@ -107,7 +109,7 @@ class Engine:
         answer that cannot be (a bug: requests are checked where they enter)
         becomes an ``internal`` error answer that can, with ``id`` and
         ``cmd`` kept only if they encode. A failing output ends the session."""
-        data = _encode(obj)
+        data = _encode({k: v if k == "id" else _safe_ints(v) for k, v in obj.items()})
         if data is None:
             self._log("an answer could not be encoded as strict JSON (a bug)")
             rid, cmd = obj.get("id"), obj.get("cmd")
@@ -325,14 +327,14 @@ class Engine:
             game = tabuleiro.load_game(name, **params)
         except (TypeError, ValueError) as e:
             raise _bad(str(e)) from None
-        seed = _int_field(req, "seed", lo=0, hi=_U64 - 1, default=None)
+        seed = _seed_field(req)
         if seed is None:
             seed = secrets.randbits(64)
         seat = self._seat_field(req, game)
         self._bind(game.new_initial_state(seed=seed), seat)
         out = self._facts()
         if seat is None:
-            out["seed"] = seed
+            out["seed"] = str(seed)
         return out
 
     def cmd_load(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
@@ -344,6 +346,12 @@ class Engine:
         if not isinstance(d, dict):
             raise _bad(f"field {what!r} must be a JSON object (a {what} dict), not {type(d).__name__}")
         secret = has_state and (self._seat is not None or req.get("seat") is not None)
+        if has_state and isinstance(d.get("seed"), str):   # what `state` sends (JavaScript rounds past 2^53)
+            try:
+                d = {**d, "seed": _seed_value(d["seed"], "seed")}
+            except ProtocolError:
+                raise ProtocolError("invalid_state", "the state's 'seed' must be an integer in [0, 2^64) or its "
+                                    "decimal string") from None
         try:
             game = tabuleiro.game_of(d)
         except (InvalidStateError, TypeError, ValueError) as e:
@@ -382,7 +390,10 @@ class Engine:
         st = self._need_state()
         if self._seat is not None:
             return {"state": st.view(self._seat), "seat": self._seat}
-        return {"state": st.to_dict(), "seat": None}
+        d = st.to_dict()
+        if "seed" in d:
+            d["seed"] = str(d["seed"])
+        return {"state": d, "seat": None}
 
     def cmd_view(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
         st = self._need_state()
@@ -502,6 +513,8 @@ def _make_agent(req: dict[str, Any]) -> tuple[Any, str]:
     """The agent a go asks for: ``agent`` and its parameters, or ``level``."""
     name = _str_field(req, "agent", default=None)
     params = {k: req[k] for k in AGENT_PARAMS if k in req and req[k] is not None}
+    if "seed" in params:
+        params["seed"] = _seed_field(req)
     if req.get("level") is not None or name == "level":
         if name not in (None, "level"):
             raise _bad("give either 'agent' (with its parameters) or 'level', not both")
