@@ -204,7 +204,7 @@ def test_r7_weaving_in_seat_order_hidden_until_the_step_ends() -> None:
     s.apply("stop")
     s.apply("stop")
     v = s.view(0)
-    assert v["capulanas"][1] == ["I2 n+", "F17 n+"] and v["hands"][1] == {"count": 1}
+    assert v["capulanas"][1] == ["I2 n+", "F17 n+"] and v["hands"][1] == {"count": 1, "known": []}
 
 
 def test_r8_over_and_under_limits() -> None:

@@ -9,10 +9,10 @@ takes either form back; these tests read every answer the way a browser does
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import random
+import time
 from typing import Any
 
 import pytest
@@ -147,16 +147,19 @@ def test_a_bad_seed_is_refused_where_it_enters(bad: Any) -> None:
 
 
 def test_a_go_takes_a_string_seed_like_the_integer() -> None:
-    """The agent's seed, too: the same move either way (a time-free budget, waited for)."""
+    """The agent's seed, too: the same move either way (an iteration budget, waited for)."""
     moves = []
     for seed in (BIG_SEED, str(BIG_SEED)):
-        out = io.BytesIO()
-        reqs = [{"id": 1, "cmd": "new", "game": "capivarias", "seed": 5},
-                {"id": 2, "cmd": "go", "agent": "ismcts", "iterations": 50, "seed": seed}]
-        engine.serve(io.BytesIO(b"".join(json.dumps(r).encode() + b"\n" for r in reqs)), out)
-        answers = [json.loads(x) for x in out.getvalue().splitlines()]
-        assert answers[1]["ok"], answers[1]
-        moves.append(answers[1]["move"])
+        lines: list[bytes] = []
+        e = engine.Engine(lines.append)
+        e.handle_line(b'{"id": 1, "cmd": "new", "game": "capivarias", "seed": 5}')
+        e.handle_line(json.dumps({"id": 2, "cmd": "go", "agent": "ismcts", "iterations": 50, "seed": seed}).encode())
+        deadline = time.monotonic() + 60
+        while len(lines) < 2 and time.monotonic() < deadline:     # the go answers from its worker thread
+            time.sleep(0.01)
+        answer = json.loads(lines[1])
+        assert answer["ok"] and not answer["stopped"], answer
+        moves.append(answer["move"])
     assert moves[0] == moves[1]
 
 

@@ -455,9 +455,10 @@ class State(_State):
     def _view(self, player: int) -> dict[str, Any]:
         """What ``player`` sees (RULES part 4): others' rows, hand counts and
         known cards as they stood when the current weaving step began, their
-        ``woven`` shown as 0 (R7); others' offers and hands as counts (hands
-        with the cards publicly known to be held by that player, R6, which
-        in the offer phase may lie in one of their face-down offers); the deck
+        ``woven`` shown as 0 (R7); others' offers and hands as counts (each
+        hand ``{"count": n, "known": [...]}``, ``known`` always present: the
+        cards publicly known to be held by that player, R6, which in the offer
+        phase may lie in one of their face-down offers); the deck
         as a count; no seed.
         """
         d = self.to_dict()
@@ -471,8 +472,7 @@ class State(_State):
                 continue
             w = d["woven"][q]
             count = len(d["hands"][q]) + w
-            known = holders.get(q)
-            d["hands"][q] = {"count": count, "known": known} if known else {"count": count}
+            d["hands"][q] = {"count": count, "known": sorted(holders.get(q, []))}   # always present (issue 28)
             if w:
                 d["capulanas"][q] = d["capulanas"][q][:-w]
             d["woven"][q] = 0
