@@ -37,7 +37,9 @@ class GameInfo:
 
     >>> load_game("toy").info
     GameInfo(name='toy', num_players=2, num_distinct_actions=6, min_utility=-1.0, max_utility=1.0,
-             max_game_length=6, hidden_information=True, observation_size=84)
+             max_game_length=6, hidden_information=True, observation_size=84, utility_sum=0.0)
+    >>> load_game("capulana").info.utility_sum     # 1/k to each of k tied winners
+    1.0
     """
 
     name: str
@@ -49,6 +51,9 @@ class GameInfo:
     hidden_information: bool
     #: floats of ``State.observation(player)`` (docs/observations.md)
     observation_size: int = 0
+    #: what every finished game's returns sum to (0.0: zero-sum), or None
+    #: when they have no constant sum (general-sum); OpenSpiel's utility kind
+    utility_sum: Optional[float] = None
 
 
 @dataclass(frozen=True)
@@ -132,7 +137,7 @@ class Game:
         i = self._core.info
         self._info = GameInfo(i["name"], i["num_players"], i["num_distinct_actions"], i["min_utility"],
                               i["max_utility"], i["max_game_length"], i["hidden_information"],
-                              i["observation_size"])
+                              i["observation_size"], i["utility_sum"])
 
     # --- facts ------------------------------------------------------------------------
     @property
