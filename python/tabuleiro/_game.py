@@ -66,7 +66,9 @@ class Param:
     >>> [p.name for p in load_game("capivarias").param_specs()]
     ['expansion', 'first_player']
     >>> load_game("capulana").param_specs()[0]
-    Param(name='players', type=<class 'int'>, low=2, high=5, default=3, help='players at the table')
+    Param(name='players', type=<class 'int'>, low=2, high=5, default=3, help='players at the table', tool=False)
+    >>> [p.name for p in load_game("capulana").param_specs() if p.tool]
+    ['legacy_determinize']
     """
 
     name: str
@@ -75,6 +77,10 @@ class Param:
     high: int
     default: Union[int, bool]
     help: str = ""
+    #: True: the parameter selects how one of the engine's tools works (e.g.
+    #: the determinization), not the game played; the adapters of other
+    #: frameworks (OpenSpiel, PettingZoo) leave it at its default
+    tool: bool = False
 
 
 class Game:
@@ -100,6 +106,8 @@ class Game:
     PARAM_TYPES: ClassVar[dict[str, type]]
     #: One line of help per parameter (for the CLI and the adapters).
     PARAM_HELP: ClassVar[dict[str, str]] = {}
+    #: The parameters that select how a tool works, not the game (``Param.tool``).
+    TOOL_PARAMS: ClassVar[frozenset[str]] = frozenset()
     STATE: ClassVar[type["State"]]
     MOVE: ClassVar[type["Move"]]
     _texts: ClassVar[Optional[list[str]]] = None
@@ -160,7 +168,8 @@ class Game:
         out = []
         for pname, lo, hi, default in specs:
             typ = cls.PARAM_TYPES[pname]
-            out.append(Param(pname, typ, lo, hi, typ(default), cls.PARAM_HELP.get(pname, "")))
+            out.append(Param(pname, typ, lo, hi, typ(default), cls.PARAM_HELP.get(pname, ""),
+                             pname in cls.TOOL_PARAMS))
         return tuple(out)
 
     @property
