@@ -14,10 +14,15 @@ errors, perft, every agent and random_playouts.
 
 from __future__ import annotations
 
+import ast
 import copy
+import io
 import json
 import pickle
 import random
+import re
+import tokenize
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -64,6 +69,33 @@ def test_every_registered_game_is_listed() -> None:
         module = profile(name)
         assert callable(module.hidden_zones) and module.CARDS.names, f"tests/conformance/games/{name}.py"
     assert len(set(CASE_IDS)) == len(CASE_IDS)
+
+
+def _code_tokens_naming_a_game(path: Path) -> list[tuple[int, str]]:
+    """(line, token) of each token of ``path`` that names a registered game,
+    docstrings and comments aside."""
+    src = path.read_text(encoding="utf-8")
+    docs: set[int] = set()
+    for node in ast.walk(ast.parse(src)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and \
+                    isinstance(first.value.value, str):
+                docs.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    pattern = re.compile("|".join(map(re.escape, tabuleiro.games())), re.IGNORECASE)
+    return [(t.start[0], t.string) for t in tokenize.generate_tokens(io.StringIO(src).readline)
+            if t.type != tokenize.COMMENT and t.start[0] not in docs and pattern.search(t.string)]
+
+
+def test_the_adapters_and_this_suite_name_no_game() -> None:
+    """Issue 27: OpenSpiel's games, PettingZoo's envs and these suites are
+    made from the registry; game knowledge is in the games' own modules."""
+    package = Path(tabuleiro.__file__).parent
+    files = [package / "openspiel.py", *sorted((package / "envs").glob("*.py")),
+             Path(__file__).parent / "_support.py"]
+    assert len(files) >= 4 and all(f.exists() for f in files)
+    named = {f.name: _code_tokens_naming_a_game(f) for f in files}
+    assert all(not v for v in named.values()), named
 
 
 @case_param
