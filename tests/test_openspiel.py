@@ -286,3 +286,8 @@ def test_toy_plays_through_openspiel():
         st.apply_action(st.legal_actions()[0])
     assert len(st.history()) == 1 + 6 and sum(st.returns()) == 0.0
     assert all(s.startswith("p") for s in strings)
+
+
+def test_module_docstring_names_every_game():
+    for name in openspiel.GAMES:
+        assert f"``{name}``" in openspiel.__doc__, name
