@@ -277,6 +277,8 @@ int cv_make_game(const void *rules, const int *params, sr_game *g, char *msg, si
     g->info.num_distinct_actions = r->num_actions;
     g->info.min_utility = -1.0;
     g->info.max_utility = 1.0;
+    g->info.constant_sum = 1;
+    g->info.utility_sum = 0.0;
     g->info.max_game_length = cv_max_game_length(r, expansion);
     g->info.hidden_information = 1;
     g->info.state_size = sizeof(cv_state);

@@ -784,6 +784,8 @@ int cp_make_game(const void *rules, const int *params, sr_game *g, char *msg, si
     g->info.num_distinct_actions = CP_NUM_ACTIONS;
     g->info.min_utility = 0.0;
     g->info.max_utility = 1.0;
+    g->info.constant_sum = 1;
+    g->info.utility_sum = 1.0;
     g->info.max_game_length = cp_max_game_length(players);
     g->info.hidden_information = 1;
     g->info.state_size = sizeof(cp_state);

@@ -59,6 +59,9 @@ typedef struct {
     int hidden_information;      /* 1 = imperfect information (view/determinize matter) */
     size_t state_size;           /* bytes of a state (<= SR_MAX_STATE) */
     int observation_size;        /* floats of observation() (<= SR_MAX_OBSERVATION) */
+    int constant_sum;            /* 1 = every finished game's returns sum to utility_sum (zero-sum
+                                    when it is 0); 0 = general-sum (OpenSpiel's GameType.utility) */
+    double utility_sum;          /* that sum (read only when constant_sum is 1) */
 } sr_game_info;
 
 typedef struct sr_game sr_game;

@@ -221,6 +221,8 @@ int toy_make_game(const void *rules, const int *params, sr_game *g, char *msg, s
     g->info.num_distinct_actions = TOY_CARDS;
     g->info.min_utility = -1.0;
     g->info.max_utility = 1.0;
+    g->info.constant_sum = 1;
+    g->info.utility_sum = 0.0;
     g->info.max_game_length = TOY_MAX_GAME_LENGTH;
     g->info.hidden_information = 1;
     g->info.state_size = sizeof(toy_state);

@@ -242,7 +242,8 @@ cdef class CoreGame:
                 "num_distinct_actions": i.num_distinct_actions, "min_utility": i.min_utility,
                 "max_utility": i.max_utility, "max_game_length": i.max_game_length,
                 "hidden_information": bool(i.hidden_information), "state_size": i.state_size,
-                "observation_size": i.observation_size}
+                "observation_size": i.observation_size,
+                "utility_sum": i.utility_sum if i.constant_sum else None}
 
     def action_to_string(self, int action):
         """Notation of an action id (ValueError when out of range)."""

@@ -36,6 +36,8 @@ cdef extern from "game.h" nogil:
         int hidden_information
         size_t state_size
         int observation_size
+        int constant_sum
+        double utility_sum
 
     ctypedef struct sr_game:
         sr_game_info info

@@ -14,14 +14,18 @@ pytest.importorskip("pettingzoo", reason="the pettingzoo extra (in the test extr
 import numpy as np  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from tabuleiro.envs import capivarias_v0, capulana_v0  # noqa: E402
+import tabuleiro  # noqa: E402
+from tabuleiro.envs import capivarias_v0, capulana_v0, toy_v0  # noqa: E402
 
 ENVS = [(capivarias_v0, {"expansion": False}), (capivarias_v0, {"expansion": True})] + [
     (capulana_v0, {"players": n}) for n in (2, 3, 4, 5)]
 IDS = [f"{m.__name__.rsplit('.', 1)[1]}-{kw}" for m, kw in ENVS]
+#: with every registered game's env at its defaults (toy_v0 is made from the registry like the others)
+ALL = ENVS + [(toy_v0, {})]
+ALL_IDS = IDS + ["toy_v0-{}"]
 
 
-@pytest.mark.parametrize("mod,kw", ENVS, ids=IDS)
+@pytest.mark.parametrize("mod,kw", ALL, ids=ALL_IDS)
 def test_api(mod, kw):
     with warnings.catch_warnings():
         # dict observations with an action mask, as PettingZoo's own chess:
@@ -32,12 +36,12 @@ def test_api(mod, kw):
         api_test(mod.raw_env(**kw), num_cycles=200)
 
 
-@pytest.mark.parametrize("mod,kw", ENVS, ids=IDS)
+@pytest.mark.parametrize("mod,kw", ALL, ids=ALL_IDS)
 def test_seed(mod, kw):
     seed_test(lambda: mod.env(**kw), num_cycles=200)
 
 
-@pytest.mark.parametrize("mod,kw", ENVS, ids=IDS)
+@pytest.mark.parametrize("mod,kw", ALL, ids=ALL_IDS)
 def test_full_game_rewards_and_observations(mod, kw):
     env = mod.env(**kw, render_mode="ansi")
     env.reset(seed=3)
@@ -260,7 +264,7 @@ def _record(env, fn):
     return plain(out), [str(w.message) for w in caught], logged, plain(after)
 
 
-@pytest.mark.parametrize("mod,kw", [ENVS[0], ENVS[2], ENVS[-1]], ids=[IDS[0], IDS[2], IDS[-1]])
+@pytest.mark.parametrize("mod,kw", [ENVS[0], ENVS[2], ENVS[-1], ALL[-1]], ids=[IDS[0], IDS[2], IDS[-1], ALL_IDS[-1]])
 def test_wrapped_env_fast_path_does_what_pettingzoos_wrappers_do(mod, kw):
     """env()'s outer wrapper runs observe, last and the common step in one
     call each; the same random games through it and through PettingZoo's
@@ -311,3 +315,118 @@ def test_wrapped_env_fast_path_does_what_pettingzoos_wrappers_do(mod, kw):
         env.agents = []
     a = int(np.flatnonzero(plain.unwrapped.observe(plain.unwrapped.agent_selection)["action_mask"])[0])
     assert _record(fast, lambda: fast.step(a)) == _record(plain, lambda: plain.step(a))
+
+
+# --- the envs are made from the registry (issue 27) ------------------------------------------------
+
+
+def test_every_registered_game_has_an_env_importable_every_way():
+    import importlib
+
+    import tabuleiro.envs
+
+    assert tabuleiro.envs.__all__ == [f"{g}_v0" for g in tabuleiro.games()]
+    for g in tabuleiro.games():
+        name = f"{g}_v0"
+        mod = importlib.import_module(f"tabuleiro.envs.{name}")
+        assert getattr(tabuleiro.envs, name) is mod and name in dir(tabuleiro.envs)
+        assert mod.__name__ == f"tabuleiro.envs.{name}" and mod.__all__ == ["env", "raw_env"]
+        assert mod.raw_env.metadata == {"render_modes": ["ansi"], "name": name, "is_parallelizable": False}
+        assert mod.raw_env.__module__ == mod.__name__ and mod.raw_env.__qualname__ == "raw_env"
+        raw = mod.raw_env()
+        assert raw.game == tabuleiro.load_game(g) and str(mod.env()) == name
+    assert capulana_v0 is importlib.import_module("tabuleiro.envs.capulana_v0")
+
+
+def test_the_import_forms_in_a_fresh_interpreter():
+    """``import tabuleiro.envs.x_v0`` and ``from tabuleiro.envs import x_v0``
+    as the first import of a process (nothing made beforehand)."""
+    import subprocess
+    import sys
+
+    code = ("import tabuleiro.envs.capulana_v0\n"
+            "e = tabuleiro.envs.capulana_v0.env(players=4)\n"
+            "from tabuleiro.envs import capivarias_v0\n"
+            "import tabuleiro.envs.toy_v0 as t\n"
+            "import pickle\n"
+            "r = pickle.loads(pickle.dumps(t.raw_env()))\n"
+            "print(len(e.possible_agents), capivarias_v0.raw_env.metadata['name'], type(r).__module__)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["4", "capivarias_v0", "tabuleiro.envs.toy_v0"]
+
+
+def test_no_env_for_a_name_that_is_not_a_registered_game():
+    import importlib
+
+    import tabuleiro.envs
+
+    for bad in ("chess_v0", "capulana_v1", "capulana", "_aec_v0"):
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(f"tabuleiro.envs.{bad}")
+        with pytest.raises(AttributeError, match="has no attribute"):
+            getattr(tabuleiro.envs, bad)
+
+
+def test_env_parameters_are_the_games_rules_parameters():
+    """raw_env/env take render_mode and the game's param_specs() that are not
+    a tool's, with their defaults, by keyword or position as before; the
+    rest is a TypeError naming what they take (legacy_determinize picks a
+    determinization, which no environment uses, and was never taken)."""
+    import inspect
+
+    for g in tabuleiro.games():
+        mod = getattr(tabuleiro.envs, f"{g}_v0")
+        specs = [p for p in tabuleiro.load_game(g).param_specs() if not p.tool]
+        sig = inspect.signature(mod.raw_env)
+        assert list(sig.parameters) == ["render_mode"] + [p.name for p in specs]
+        assert [sig.parameters[p.name].default for p in specs] == [p.default for p in specs]
+        assert inspect.signature(mod.env) == sig
+    assert capivarias_v0.raw_env(None, True).game.params == {"expansion": True, "first_player": 0}
+    assert capivarias_v0.raw_env(first_player=1).game.params == {"expansion": False, "first_player": 1}
+    assert capulana_v0.env(players=5).unwrapped.game.num_players == 5
+    for mod, bad in ((capulana_v0, {"legacy_determinize": True}), (capivarias_v0, {"players": 3}),
+                     (toy_v0, {"expansion": True})):
+        with pytest.raises(TypeError, match="takes the parameters render_mode"):
+            mod.raw_env(**bad)
+        with pytest.raises(TypeError, match="takes the parameters render_mode"):
+            mod.env(**bad)
+    with pytest.raises(TypeError, match="too many positional"):
+        toy_v0.raw_env(None, 3)
+    with pytest.raises(ValueError, match="players must be in"):
+        capulana_v0.raw_env(players=6)
+    with pytest.raises(TypeError, match="players must be an integer"):
+        capulana_v0.raw_env(players=True)
+
+
+def test_env_docstrings_state_the_spaces_and_parameters():
+    for g in tabuleiro.games():
+        mod = getattr(tabuleiro.envs, f"{g}_v0")
+        game = tabuleiro.load_game(g)
+        doc = mod.__doc__
+        assert f"``{g}_v0``" in doc and game.title in doc
+        assert f"Discrete({game.num_distinct_actions})" in doc
+        assert f"int8 ({game.num_distinct_actions},)" in doc and str(game.observation_size) in doc
+        for p in game.param_specs():
+            assert (f"``{p.name}``" in doc) == (not p.tool)
+    assert "2161/3146/4135/5128 for 2..5 players" in capulana_v0.__doc__
+    assert "summing to 1.0" in capulana_v0.__doc__ and "summing to 0.0" in capivarias_v0.__doc__
+
+
+def test_docs_name_every_env():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "rl.md").read_text("utf-8")
+    for g in tabuleiro.games():
+        assert f"`{g}_v0`" in text, g
+
+
+def test_toy_plays_a_full_game_through_the_wrapped_env():
+    env = toy_v0.env()
+    env.reset(seed=9)
+    for agent in env.agent_iter():
+        obs, rew, term, trunc, info = env.last()
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    st = env.unwrapped.state_obj
+    assert st.is_terminal and len(st.history()) == tabuleiro.load_game("toy").info.max_game_length
+    assert sum(st.returns()) == tabuleiro.load_game("toy").info.utility_sum

@@ -1,7 +1,10 @@
-"""tabuleiro.openspiel: both games registered as OpenSpiel Python games.
+"""tabuleiro.openspiel: every registered game as an OpenSpiel Python game.
 
+- the GameTypes are generated from the registry: Capivárias' and
+  Capulana's are exactly what they were when written by hand, Toy's is
+  there too, and each follows its game's facts;
 - OpenSpiel's own random-simulation check (pyspiel.random_sim_test) on
-  both Capivárias decks and every Capulana player count;
+  both Capivárias decks, every Capulana player count and Toy;
 - resample_from_infostate keeps the player's information-state string and
   the player to move (OpenSpiel's ResampleInfostateTest), strings are
   unique per player and have perfect recall;
@@ -24,9 +27,11 @@ openspiel.register()   # twice is harmless
 
 LOADS = [("tabuleiro_capivarias", {}), ("tabuleiro_capivarias", {"expansion": True})] + [
     ("tabuleiro_capulana", {"players": n}) for n in (2, 3, 4, 5)]
+#: with every registered game at its defaults (tabuleiro_toy is generated like the others)
+ALL = LOADS + [("tabuleiro_toy", {})]
 
 
-@pytest.mark.parametrize("name,params", LOADS, ids=[f"{n}-{p}" for n, p in LOADS])
+@pytest.mark.parametrize("name,params", ALL, ids=[f"{n}-{p}" for n, p in ALL])
 def test_random_sim(name, params):
     game = pyspiel.load_game(name, params)
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
@@ -42,7 +47,7 @@ def _random_states(game, rng, n_games=2):
         yield st
 
 
-@pytest.mark.parametrize("name,params", LOADS[::2] + [LOADS[-1]], ids=lambda x: str(x))
+@pytest.mark.parametrize("name,params", LOADS[::2] + [LOADS[-1], ALL[-1]], ids=lambda x: str(x))
 def test_resample_keeps_infostate(name, params):
     game = pyspiel.load_game(name, params)
     rng = np.random.default_rng(1)
@@ -87,7 +92,8 @@ def _play(game, bots, ours, seed):
     return st.returns()
 
 
-@pytest.mark.parametrize("name,params", [("tabuleiro_capivarias", {}), ("tabuleiro_capulana", {"players": 3})])
+@pytest.mark.parametrize("name,params", [("tabuleiro_capivarias", {}), ("tabuleiro_capulana", {"players": 3}),
+                                         ("tabuleiro_toy", {})])
 def test_openspiel_ismcts_plays_ours(name, params):
     from open_spiel.python.algorithms import ismcts, mcts
 
@@ -178,3 +184,110 @@ def test_resample_needs_a_sampler_and_hides_the_others_recall():
         if q != p:
             assert a.information_state_string(q) != st.information_state_string(q)
             assert a.information_state_string(q) == f"p{q}:" + format(a._st.infostate_key(q), "016x")
+
+
+# --- the games are generated from the registry (issue 27) -------------------------------------------
+
+import tabuleiro  # noqa: E402
+
+#: the GameTypes as they were written by hand before they were generated (every field)
+HAND_WRITTEN = {
+    "tabuleiro_capivarias": dict(
+        long_name="tabuleiro Capivárias", utility=pyspiel.GameType.Utility.ZERO_SUM, min_num_players=2,
+        max_num_players=2, parameter_specification={"expansion": False, "first_player": 0, "deals": 4096, "seed": 0}),
+    "tabuleiro_capulana": dict(
+        long_name="tabuleiro Capulana", utility=pyspiel.GameType.Utility.CONSTANT_SUM, min_num_players=2,
+        max_num_players=5, parameter_specification={"players": 3, "deals": 4096, "seed": 0}),
+    "tabuleiro_toy": dict(
+        long_name="tabuleiro Toy", utility=pyspiel.GameType.Utility.ZERO_SUM, min_num_players=2,
+        max_num_players=2, parameter_specification={"deals": 4096, "seed": 0}),
+}
+COMMON = dict(dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+              chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+              information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+              reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+              provides_information_state_string=True, provides_information_state_tensor=True,
+              provides_observation_string=True, provides_observation_tensor=True,
+              provides_factored_observation_string=False)
+
+
+def test_every_registered_game_is_registered_with_openspiel():
+    assert set(openspiel.GAMES) == {f"tabuleiro_{g}" for g in tabuleiro.games()}
+    registered = set(pyspiel.registered_names())
+    assert set(openspiel.GAMES) <= registered
+    for name, cls in openspiel.GAMES.items():
+        assert getattr(openspiel, cls.__name__) is cls and cls.__module__ == "tabuleiro.openspiel"
+        assert cls.NAME == name.removeprefix("tabuleiro_")
+    assert openspiel.CapivariasGame is openspiel.GAMES["tabuleiro_capivarias"]
+    assert openspiel.CapulanaGame is openspiel.GAMES["tabuleiro_capulana"]
+
+
+@pytest.mark.parametrize("name", sorted(HAND_WRITTEN))
+def test_game_types_are_the_hand_written_ones(name):
+    t = openspiel.GAMES[name].GAME_TYPE
+    assert t.short_name == name
+    for field, value in {**COMMON, **HAND_WRITTEN[name]}.items():
+        assert getattr(t, field) == value, field
+    assert pyspiel.load_game(name).get_type().parameter_specification == t.parameter_specification
+
+
+@pytest.mark.parametrize("game", ["capivarias", "capulana", "toy"])
+def test_game_type_and_info_follow_the_games_facts(game):
+    """Each field that comes from the game comes from its facts and specs:
+    utility kind from utility_sum, players from the instances, parameters
+    from param_specs() without the tool ones, GameInfo from GameInfo."""
+    cls = openspiel.GAMES[f"tabuleiro_{game}"]
+    t = cls.GAME_TYPE
+    tb = tabuleiro.load_game(game)
+    specs = [p for p in tb.param_specs() if not p.tool]
+    assert t.parameter_specification == {**{p.name: p.default for p in specs}, "deals": 4096, "seed": 0}
+    kinds = {None: pyspiel.GameType.Utility.GENERAL_SUM, 0.0: pyspiel.GameType.Utility.ZERO_SUM}
+    assert t.utility == kinds.get(tb.info.utility_sum, pyspiel.GameType.Utility.CONSTANT_SUM)
+    players = next((p for p in specs if p.name == "players"), None)
+    counts = [tb.num_players] if players is None else [
+        tabuleiro.load_game(game, players=n).num_players for n in range(players.low, players.high + 1)]
+    assert (t.min_num_players, t.max_num_players) == (min(counts), max(counts))
+    g = pyspiel.load_game(f"tabuleiro_{game}")
+    assert g.num_distinct_actions() == tb.num_distinct_actions and g.num_players() == tb.num_players
+    assert (g.min_utility(), g.max_utility()) == (tb.info.min_utility, tb.info.max_utility)
+    assert g.utility_sum() == tb.info.utility_sum
+    assert g.max_game_length() == tb.info.max_game_length + 1       # the deal, then the game
+    assert g.observation_tensor_size() == tb.observation_size
+
+
+def test_capulanas_tool_parameter_is_not_an_openspiel_parameter():
+    with pytest.raises(pyspiel.SpielError):
+        pyspiel.load_game("tabuleiro_capulana", {"players": 3, "legacy_determinize": True})
+    g = pyspiel.load_game("tabuleiro_capulana(players=4)")
+    assert g.num_players() == 4 and str(g) == "tabuleiro_capulana(deals=4096,players=4,seed=0)"
+
+
+@pytest.mark.parametrize("name,params", ALL, ids=[f"{n}-{p}" for n, p in ALL])
+def test_returns_sum_to_the_utility_sum(name, params):
+    game = pyspiel.load_game(name, params)
+    rng = np.random.default_rng(8)
+    for _ in range(3):
+        st = game.new_initial_state()
+        st.apply_action(int(rng.integers(game.max_chance_outcomes())))
+        while not st.is_terminal():
+            st.apply_action(int(rng.choice(st.legal_actions())))
+        assert sum(st.returns()) == pytest.approx(game.utility_sum())
+
+
+def test_toy_plays_through_openspiel():
+    game = pyspiel.load_game("tabuleiro_toy")
+    assert game.get_type().short_name == "tabuleiro_toy" and game.num_players() == 2
+    st = game.new_initial_state()
+    assert st.is_chance_node() and len(st.chance_outcomes()) == 4096
+    st.apply_action(17)
+    strings = []
+    while not st.is_terminal():
+        strings.append(st.information_state_string(st.current_player()))
+        st.apply_action(st.legal_actions()[0])
+    assert len(st.history()) == 1 + 6 and sum(st.returns()) == 0.0
+    assert all(s.startswith("p") for s in strings)
+
+
+def test_module_docstring_names_every_game():
+    for name in openspiel.GAMES:
+        assert f"``{name}``" in openspiel.__doc__, name

@@ -37,7 +37,9 @@ class GameInfo:
 
     >>> load_game("toy").info
     GameInfo(name='toy', num_players=2, num_distinct_actions=6, min_utility=-1.0, max_utility=1.0,
-             max_game_length=6, hidden_information=True, observation_size=84)
+             max_game_length=6, hidden_information=True, observation_size=84, utility_sum=0.0)
+    >>> load_game("capulana").info.utility_sum     # 1/k to each of k tied winners
+    1.0
     """
 
     name: str
@@ -49,6 +51,9 @@ class GameInfo:
     hidden_information: bool
     #: floats of ``State.observation(player)`` (docs/observations.md)
     observation_size: int = 0
+    #: what every finished game's returns sum to (0.0: zero-sum), or None
+    #: when they have no constant sum (general-sum); OpenSpiel's utility kind
+    utility_sum: Optional[float] = None
 
 
 @dataclass(frozen=True)
@@ -61,7 +66,9 @@ class Param:
     >>> [p.name for p in load_game("capivarias").param_specs()]
     ['expansion', 'first_player']
     >>> load_game("capulana").param_specs()[0]
-    Param(name='players', type=<class 'int'>, low=2, high=5, default=3, help='players at the table')
+    Param(name='players', type=<class 'int'>, low=2, high=5, default=3, help='players at the table', tool=False)
+    >>> [p.name for p in load_game("capulana").param_specs() if p.tool]
+    ['legacy_determinize']
     """
 
     name: str
@@ -70,6 +77,10 @@ class Param:
     high: int
     default: Union[int, bool]
     help: str = ""
+    #: True: the parameter selects how one of the engine's tools works (e.g.
+    #: the determinization), not the game played; the adapters of other
+    #: frameworks (OpenSpiel, PettingZoo) leave it at its default
+    tool: bool = False
 
 
 class Game:
@@ -95,6 +106,8 @@ class Game:
     PARAM_TYPES: ClassVar[dict[str, type]]
     #: One line of help per parameter (for the CLI and the adapters).
     PARAM_HELP: ClassVar[dict[str, str]] = {}
+    #: The parameters that select how a tool works, not the game (``Param.tool``).
+    TOOL_PARAMS: ClassVar[frozenset[str]] = frozenset()
     STATE: ClassVar[type["State"]]
     MOVE: ClassVar[type["Move"]]
     _texts: ClassVar[Optional[list[str]]] = None
@@ -132,7 +145,7 @@ class Game:
         i = self._core.info
         self._info = GameInfo(i["name"], i["num_players"], i["num_distinct_actions"], i["min_utility"],
                               i["max_utility"], i["max_game_length"], i["hidden_information"],
-                              i["observation_size"])
+                              i["observation_size"], i["utility_sum"])
 
     # --- facts ------------------------------------------------------------------------
     @property
@@ -155,7 +168,8 @@ class Game:
         out = []
         for pname, lo, hi, default in specs:
             typ = cls.PARAM_TYPES[pname]
-            out.append(Param(pname, typ, lo, hi, typ(default), cls.PARAM_HELP.get(pname, "")))
+            out.append(Param(pname, typ, lo, hi, typ(default), cls.PARAM_HELP.get(pname, ""),
+                             pname in cls.TOOL_PARAMS))
         return tuple(out)
 
     @property

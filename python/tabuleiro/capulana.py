@@ -567,6 +567,7 @@ class Capulana(Game):
     #: legacy_determinize: True selects the determinization before issue 13 (to measure its effect on play)
     PARAM_TYPES = {"players": int, "legacy_determinize": bool}
     PARAM_HELP = {"players": "players at the table", "legacy_determinize": "use the old, inexact determinization (to reproduce old runs)"}
+    TOOL_PARAMS = frozenset({"legacy_determinize"})   # a determinization, not a rule: not in OpenSpiel/PettingZoo
     STATE = State
     MOVE = Move
 

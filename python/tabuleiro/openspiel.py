@@ -6,11 +6,20 @@
 >>> import pyspiel                            # doctest: +SKIP
 >>> game = pyspiel.load_game("tabuleiro_capulana", {"players": 3})   # doctest: +SKIP
 
-Registered names and parameters:
+Every registered game (``tabuleiro.games()``) is registered as
+``tabuleiro_<name>``, its GameType made from the game's facts and parameters
+(:func:`game_type`): its parameters are the game's own (``Game.param_specs()``,
+those of the rules: not a ``tool`` parameter) with their defaults, plus
+``deals`` (int, 4096) and ``seed`` (int, 0) below; the utility kind follows
+``GameInfo.utility_sum`` (0: zero-sum, another number: constant-sum, None:
+general-sum); the player range is the ``players`` parameter's (a game
+without one has its fixed number of players). So:
 
 - ``tabuleiro_capivarias``: ``expansion`` (bool, False), ``first_player``
-  (int, 0), ``deals`` (int, 4096), ``seed`` (int, 0);
-- ``tabuleiro_capulana``: ``players`` (int 2..5, 3), ``deals``, ``seed``.
+  (int, 0), ``deals``, ``seed``; zero-sum;
+- ``tabuleiro_capulana``: ``players`` (int 2..5, 3), ``deals``, ``seed``;
+  constant-sum (1);
+- ``tabuleiro_toy``: ``deals``, ``seed``; zero-sum.
 
 Chance is explicit: the initial state is a chance node with ``deals``
 equally likely outcomes k, and outcome k deals our game from the seed
@@ -42,9 +51,14 @@ try:
 except ImportError:   # the module stays importable (docs, doctests); register() says what is missing
     pyspiel = None
 
-from ._game import load_game
+from ._game import games, load_game
 
-__all__ = ["register", "GAMES"]
+__all__ = ["register", "GAMES", "PREFIX", "DEFAULT_DEALS"]
+
+#: OpenSpiel's name of a game: this prefix and the registry's name
+PREFIX = "tabuleiro_"
+#: the chance node's outcomes (parameter ``deals``) unless given
+DEFAULT_DEALS = 4096
 
 _M64 = (1 << 64) - 1
 
@@ -68,17 +82,19 @@ if pyspiel is not None:   # the classes subclass pyspiel's
             self._perfect_recall = perfect_recall
 
         def set_from(self, state: "TabuleiroState", player: int) -> None:
-            if state._st is None:
+            st = state.tb_state
+            if st is None:
                 self.tensor.fill(0)
             else:
-                state._st.observation(player, out=self.tensor)
+                st.observation(player, out=self.tensor)
 
         def string_from(self, state: "TabuleiroState", player: int) -> str:
             if self._perfect_recall:
                 return state._infostate(player)
-            if state._st is None:
+            st = state.tb_state
+            if st is None:
                 return f"p{player} (not dealt)"
-            return json.dumps(state._st.view(player), sort_keys=True, separators=(",", ":"))
+            return json.dumps(st.view(player), sort_keys=True, separators=(",", ":"))
 
 
     class TabuleiroState(pyspiel.State):  # type: ignore[misc]
@@ -91,6 +107,11 @@ if pyspiel is not None:   # the classes subclass pyspiel's
             self._n = game.tb.num_players
             # per player: the keys of the distinct views seen, and own actions
             self._tokens: list[list[str]] = [[] for _ in range(self._n)]
+
+        @property
+        def tb_state(self) -> Any:
+            """The tabuleiro State being played (None before the deal)."""
+            return self._st
 
         # --- OpenSpiel API ---------------------------------------------------------------------
         def current_player(self) -> int:
@@ -180,7 +201,8 @@ if pyspiel is not None:   # the classes subclass pyspiel's
 
 
     class TabuleiroGame(pyspiel.Game):  # type: ignore[misc]
-        """One of our games as an OpenSpiel game (see the module docstring)."""
+        """One of our games as an OpenSpiel game (see the module docstring);
+        :func:`game_class` makes a subclass per registered game."""
 
         NAME = ""
         GAME_TYPE: Any = None
@@ -201,11 +223,9 @@ if pyspiel is not None:   # the classes subclass pyspiel's
                 num_players=i.num_players,
                 min_utility=i.min_utility,
                 max_utility=i.max_utility,
-                utility_sum=self.UTILITY_SUM,
+                utility_sum=i.utility_sum,
                 max_game_length=i.max_game_length + 1)
             super().__init__(self.GAME_TYPE, info, params)
-
-        UTILITY_SUM: Optional[float] = None
 
         def new_initial_state(self) -> TabuleiroState:
             return TabuleiroState(self)
@@ -225,15 +245,38 @@ if pyspiel is not None:   # the classes subclass pyspiel's
             return _Observer(self, bool(iig_obs_type.perfect_recall))
 
 
-    def _game_type(short: str, long: str, utility: Any, min_p: int, max_p: int, params: dict[str, Any]) -> Any:
+    def _utility(utility_sum: Optional[float]) -> Any:
+        """OpenSpiel's utility kind of a game whose returns sum to utility_sum (None: no constant sum)."""
+        if utility_sum is None:
+            return pyspiel.GameType.Utility.GENERAL_SUM
+        if utility_sum == 0.0:
+            return pyspiel.GameType.Utility.ZERO_SUM
+        return pyspiel.GameType.Utility.CONSTANT_SUM
+
+
+    def game_type(name: str) -> Any:
+        """The OpenSpiel GameType of the registered game ``name``, from its
+        facts (``GameInfo`` of its default instance) and ``param_specs()``.
+
+        >>> game_type("capulana").parameter_specification   # doctest: +SKIP
+        {'players': 3, 'deals': 4096, 'seed': 0}
+        """
+        game = load_game(name)
+        specs = [p for p in game.param_specs() if not p.tool]
+        players = next((p for p in specs if p.name == "players"), None)
+        lo, hi = (players.low, players.high) if players is not None else (game.num_players, game.num_players)
+        info = game.info
+        params: dict[str, Any] = {p.name: p.default for p in specs}
+        params.update(deals=DEFAULT_DEALS, seed=0)
         return pyspiel.GameType(
-            short_name=short, long_name=long,
+            short_name=PREFIX + name, long_name=f"tabuleiro {game.title}",
             dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
             chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-            information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-            utility=utility,
+            information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if info.hidden_information
+                         else pyspiel.GameType.Information.PERFECT_INFORMATION),
+            utility=_utility(info.utility_sum),
             reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-            max_num_players=max_p, min_num_players=min_p,
+            max_num_players=hi, min_num_players=lo,
             provides_information_state_string=True,
             provides_information_state_tensor=True,
             provides_observation_string=True,
@@ -241,21 +284,18 @@ if pyspiel is not None:   # the classes subclass pyspiel's
             parameter_specification=params)
 
 
-    class CapivariasGame(TabuleiroGame):
-        NAME = "capivarias"
-        UTILITY_SUM = 0.0
-        GAME_TYPE = _game_type("tabuleiro_capivarias", "tabuleiro Capivárias", pyspiel.GameType.Utility.ZERO_SUM, 2, 2,
-                               {"expansion": False, "first_player": 0, "deals": 4096, "seed": 0})
+    def game_class(name: str) -> type:
+        """A :class:`TabuleiroGame` subclass for the registered game ``name``
+        (named after its Game class: ``CapulanaGame`` for ``Capulana``)."""
+        cls_name = type(load_game(name)).__name__ + "Game"
+        return type(cls_name, (TabuleiroGame,), {
+            "NAME": name, "GAME_TYPE": game_type(name), "__module__": __name__, "__qualname__": cls_name,
+            "__doc__": f"{load_game(name).title} as an OpenSpiel game (``{PREFIX}{name}``)."})
 
 
-    class CapulanaGame(TabuleiroGame):
-        NAME = "capulana"
-        UTILITY_SUM = 1.0
-        GAME_TYPE = _game_type("tabuleiro_capulana", "tabuleiro Capulana", pyspiel.GameType.Utility.CONSTANT_SUM, 2, 5,
-                               {"players": 3, "deals": 4096, "seed": 0})
-
-
-    GAMES: dict[str, Any] = {"tabuleiro_capivarias": CapivariasGame, "tabuleiro_capulana": CapulanaGame}
+    #: OpenSpiel name -> game class, one per registered game
+    GAMES: dict[str, Any] = {PREFIX + name: game_class(name) for name in games()}
+    globals().update({cls.__name__: cls for cls in GAMES.values()})   # importable (and picklable) by name
 else:
     GAMES = {}
 
@@ -263,7 +303,7 @@ _registered = False
 
 
 def register() -> None:
-    """Register both games with pyspiel (once; later calls do nothing)."""
+    """Register every game of :data:`GAMES` with pyspiel (once; later calls do nothing)."""
     global _registered
     if pyspiel is None:
         raise ImportError("tabuleiro.openspiel needs OpenSpiel: pip install 'tabuleiro[openspiel]'")

@@ -1,36 +1,48 @@
 """Shared tables and helpers of the game-generic conformance suites
-(test_games.py, test_no_leaks.py).
+(test_games.py, test_no_leaks.py). No line here names a game.
 
 ``GAME_PARAMS`` lists the parameter sets each registered game is tested
-with; test_games.py fails while a registered game is missing from it. The
-card helpers know how each game names its cards: Capivárias and Capulana by
-name strings (``C3``, ``F13``; Capulana's rows hold ``"F30 r>1"``), Toy by
-the integers 1..6 (written ``play 3``, ``card 3``, ``[1, 4]`` in text).
+with, made from the registry: the defaults, then each parameter of the
+rules (``Game.param_specs()``, not a ``tool`` one) at every other value of
+its range (at most ``MAX_VALUES`` of them). What the suites must know of a
+game's cards (how they are named, which the rules hide) is in the game's
+own module ``tests/conformance/games/<game>.py``: ``CARDS``, a
+:class:`NamedCards` (cards named by words: ``C3``, ``F13``) or a
+:class:`NumberedCards` (cards that are bare integers), and
+``hidden_zones(state, player)``. A registered game without that module
+fails ``test_every_registered_game_is_listed``.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 import re
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterator
+from types import ModuleType
+from typing import Any, Iterator, Optional
 
 import tabuleiro
-from tabuleiro import capivarias, capulana, toy
 from tests.helpers import strings_in
 
+#: values tried per integer parameter besides its default
+MAX_VALUES = 8
+
+
+def _param_cases(name: str) -> list[tuple[str, dict[str, Any]]]:
+    cases: list[tuple[str, dict[str, Any]]] = [(name, {})]
+    for p in tabuleiro.load_game(name).param_specs():
+        if p.tool:
+            continue   # a tool's variant (e.g. an old determinization) is tested where it is kept
+        values = [not p.default] if p.type is bool else [v for v in range(p.low, p.high + 1) if v != p.default]
+        cases += [(f"{name}-{p.name}={v}", {p.name: v}) for v in values[:MAX_VALUES]]
+    return cases
+
+
 #: game name -> [(case id, load_game parameters)]
-GAME_PARAMS: dict[str, list[tuple[str, dict[str, Any]]]] = {
-    "capivarias": [
-        ("capivarias", {}),
-        ("capivarias-expansion", {"expansion": True}),
-        ("capivarias-first1", {"first_player": 1}),
-    ],
-    "capulana": [(f"capulana-{n}p", {"players": n}) for n in (2, 3, 4, 5)],
-    "toy": [("toy", {})],
-}
+GAME_PARAMS: dict[str, list[tuple[str, dict[str, Any]]]] = {name: _param_cases(name) for name in tabuleiro.games()}
 
 
 @dataclass(frozen=True)
@@ -95,13 +107,102 @@ def positions(case_id: str, n_games: int = 6, per_game: int = 10) -> list[Any]:
 
 # --- cards -------------------------------------------------------------------------------------
 
-CARD_NAMES: dict[str, frozenset[str]] = {
-    "capivarias": frozenset(c.name for c in capivarias.CARDS),
-    "capulana": frozenset(c.name for c in capulana.CARDS),
-    "toy": frozenset(str(c) for c in range(1, toy.NUM_CARDS + 1)),
-}
-
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+
+
+class NamedCards:
+    """Cards named by words (``C3``, ``OP1``, ``F13``), found as whole words
+    in strings (a state's strings may hold more: Capulana's rows hold
+    ``"F30 r>1"``); ``template_examples`` are fixed notation examples in
+    message templates (the same text whatever the state, so they name no
+    card of it)."""
+
+    #: a seat's text may be searched for card names (no false matches)
+    words_in_text = True
+
+    def __init__(self, names: frozenset[str], template_examples: tuple[str, ...] = ()) -> None:
+        assert all(_WORD.fullmatch(c) for c in names)
+        self.names = names
+        self.template_examples = template_examples
+
+    def in_obj(self, obj: Any) -> set[str]:
+        """The card names anywhere in a state dict or view."""
+        tokens: set[str] = set()
+        for s in strings_in(obj):
+            tokens.update(_TOKEN.findall(s))
+        return tokens & self.names
+
+    def in_text(self, text: str) -> set[str]:
+        """Card names a piece of move notation names (its own input)."""
+        return set(_TOKEN.findall(text)) & self.names
+
+    def mention_pattern(self, card: str) -> re.Pattern[str]:
+        """A message names ``card`` as a whole word (``C1`` does not match inside ``C12``)."""
+        return re.compile(rf"(?<![A-Za-z0-9_]){re.escape(card)}(?![A-Za-z0-9_])")
+
+    def named(self, message: str, cards: set[str]) -> set[str]:
+        """The cards of ``cards`` that ``message`` names (fixed template examples aside)."""
+        for example in self.template_examples:
+            message = message.replace(example, "")
+        return set(_WORD.findall(message)) & cards   # (mention_pattern's whole words, in one pass)
+
+    def card_at(self, value: Any, in_list: bool) -> Optional[str]:
+        """The card a leaf of a state dict holds (a string's first word), or None."""
+        if isinstance(value, str):
+            first = value.split()[0] if value.split() else ""
+            return first if first in self.names else None
+        return None
+
+    def put(self, parent: Any, key: Any, card: str) -> None:
+        """Put ``card`` at ``parent[key]`` in place of the card there (keeping what follows its name)."""
+        old = parent[key]
+        parent[key] = card + old[old.index(" "):] if isinstance(old, str) and " " in old else card
+
+
+class NumberedCards:
+    """Cards that are the integers 1..n: in a state dict, the integers that
+    are list elements (hands, stock, piles; never counts or players); in
+    text, a number named in context (``play 3``, ``card 3``, ``hand: 2 6``,
+    ``[1, 4]``; see :meth:`mention_pattern`)."""
+
+    #: bare numbers in a seat's text ("hand: 2 cards") would match: that test compares texts instead
+    words_in_text = False
+
+    def __init__(self, n: int) -> None:
+        self.names = frozenset(str(c) for c in range(1, n + 1))
+        self._num = "(?:" + "|".join(sorted(self.names, key=lambda c: (-len(c), c))) + ")"
+
+    def in_obj(self, obj: Any) -> set[str]:
+        return {str(c) for c in _ints_in_lists(obj)} & self.names
+
+    def in_text(self, text: str) -> set[str]:
+        return set(re.findall(rf"\b{self._num}\b", text)) & self.names
+
+    def mention_pattern(self, card: str) -> re.Pattern[str]:
+        """A message names ``card`` as ``play N``, ``card(s) N``, ``hand: a
+        N``, in a ``cards...: a, N`` list or inside a bracketed list of card
+        numbers (``[1, 4]``; a list holding 0, like ``[0, 1]`` or ``[0, 6)``,
+        is a range, and ``hands[1]`` an index, not cards)."""
+        n, k = re.escape(card), self._num
+        return re.compile(
+            rf"\bplay {n}\b"
+            rf"|\bcards? {n}\b"
+            rf"|\b(?:hand|stock|pile)s?:?\s+(?:{k}[\s,]+)*{n}\b(?!\s*cards?\b)"
+            rf"|\bcards?\b[^.;()\[\]]*?:\s*(?:{k},\s*)*{n}\b"
+            rf"|(?<![\w\]])\[\s*(?:{k}\s*,\s*)*{n}\s*(?:,\s*{k}\s*)*\]"
+        )
+
+    def named(self, message: str, cards: set[str]) -> set[str]:
+        return {c for c in cards if self.mention_pattern(c).search(message)}
+
+    def card_at(self, value: Any, in_list: bool) -> Optional[str]:
+        if in_list and isinstance(value, int) and not isinstance(value, bool) and str(value) in self.names:
+            return str(value)
+        return None
+
+    def put(self, parent: Any, key: Any, card: str) -> None:
+        parent[key] = int(card)
 
 
 def _ints_in_lists(obj: Any, inside: bool = False) -> Iterator[int]:
@@ -115,22 +216,37 @@ def _ints_in_lists(obj: Any, inside: bool = False) -> Iterator[int]:
         yield obj
 
 
+@lru_cache(maxsize=None)
+def profile(game: str) -> ModuleType:
+    """The game's own conformance module, ``tests/conformance/games/<game>.py``."""
+    return importlib.import_module(f"tests.conformance.games.{game}")
+
+
+def cards(game: str) -> Any:
+    """The game's cards (:class:`NamedCards` or :class:`NumberedCards`)."""
+    return profile(game).CARDS
+
+
+class _CardNames(dict):  # type: ignore[type-arg]
+    """game -> its card names, read from its module on first use."""
+
+    def __missing__(self, game: str) -> frozenset[str]:
+        names: frozenset[str] = cards(game).names
+        self[game] = names
+        return names
+
+
+CARD_NAMES: dict[str, frozenset[str]] = _CardNames()
+
+
 def card_names_in(game: str, obj: Any) -> set[str]:
-    """The card names anywhere in a state dict or view (Toy: the integers that
-    are list elements — hands, stock, piles — never counts or players)."""
-    if game == "toy":
-        return {str(c) for c in _ints_in_lists(obj)} & CARD_NAMES["toy"]
-    tokens: set[str] = set()
-    for s in strings_in(obj):
-        tokens.update(_TOKEN.findall(s))
-    return tokens & CARD_NAMES[game]
+    """The card names anywhere in a state dict or view."""
+    return cards(game).in_obj(obj)  # type: ignore[no-any-return]
 
 
 def card_names_in_text(game: str, text: str) -> set[str]:
     """Card names a piece of move notation names (its own input)."""
-    if game == "toy":
-        return set(re.findall(r"\b[1-6]\b", text)) & CARD_NAMES["toy"]
-    return set(_TOKEN.findall(text)) & CARD_NAMES[game]
+    return cards(game).in_text(text)  # type: ignore[no-any-return]
 
 
 def hidden_from(state: Any, player: int) -> set[str]:
@@ -140,63 +256,16 @@ def hidden_from(state: Any, player: int) -> set[str]:
 
 
 def mention_pattern(game: str, card: str) -> re.Pattern[str]:
-    """A message names ``card``: as a whole word for named cards (``C1`` does
-    not match inside ``C12``); Toy's cards are bare numbers, so there a card
-    is named as ``play N``, ``card(s) N``, ``hand: a N``, in a ``cards...: a, N`` list or
-    inside a bracketed list of card numbers (``[1, 4]``; a list holding 0,
-    like ``[0, 1]`` or ``[0, 6)``, is a range, and ``hands[1]`` an index,
-    not cards)."""
-    if game != "toy":
-        return re.compile(rf"(?<![A-Za-z0-9_]){re.escape(card)}(?![A-Za-z0-9_])")
-    n = re.escape(card)
-    return re.compile(
-        rf"\bplay {n}\b"
-        rf"|\bcards? {n}\b"
-        rf"|\b(?:hand|stock|pile)s?:?\s+(?:[1-6][\s,]+)*{n}\b(?!\s*cards?\b)"
-        rf"|\bcards?\b[^.;()\[\]]*?:\s*(?:[1-6],\s*)*{n}\b"
-        rf"|(?<![\w\]])\[\s*(?:[1-6]\s*,\s*)*{n}\s*(?:,\s*[1-6]\s*)*\]"
-    )
+    """How a message names ``card`` (the game's cards say)."""
+    return cards(game).mention_pattern(card)  # type: ignore[no-any-return]
 
 
-#: Fixed notation examples in message templates: the same text whatever the
-#: state, so they name no card of it (capulana.py: "... like 'F30 r>1'").
-TEMPLATE_EXAMPLES: dict[str, tuple[str, ...]] = {"capulana": ("like 'F30 r>1'",)}
-
-
-def named_cards(game: str, message: str, cards: set[str]) -> set[str]:
-    """The cards of ``cards`` that ``message`` names (fixed template examples aside)."""
-    for example in TEMPLATE_EXAMPLES.get(game, ()):
-        message = message.replace(example, "")
-    if game != "toy":  # the whole words of the message (same as mention_pattern, in one pass)
-        return set(_WORD.findall(message)) & cards
-    return {c for c in cards if mention_pattern(game, c).search(message)}
-
-
-_WORD = re.compile(r"[A-Za-z0-9_]+")
-assert all(_WORD.fullmatch(c) for g in ("capivarias", "capulana") for c in CARD_NAMES[g])
+def named_cards(game: str, message: str, cards_: set[str]) -> set[str]:
+    """The cards of ``cards_`` that ``message`` names (fixed template examples aside)."""
+    return cards(game).named(message, cards_)  # type: ignore[no-any-return]
 
 
 def hidden_zones(state: Any, player: int) -> set[str]:
-    """The cards each game's rules hide from ``player`` (RULES.md part 4),
+    """The cards the game's rules hide from ``player`` (RULES.md part 4),
     read from the full state dict: what no view of ``player`` may show."""
-    d = state.to_dict()
-    game = state.game.name
-    if game == "capivarias":
-        # river cards show their river side only; the pile is face down
-        return {seg["river"] for seg in d["segments"]} | set(d["pile"])
-    if game == "capulana":
-        out = set(d["deck"])
-        for q, hand in enumerate(d["hands"]):
-            if q == player:
-                continue
-            out |= set(hand)
-            w = d["woven"][q]
-            if w:
-                out |= {e.split()[0] for e in d["capulanas"][q][-w:]}
-        for o in d["offers"] + ([d["open_offer"]] if d["open_offer"] else []):
-            if o["player"] != player:
-                out |= set(o["cards"])
-        return out - set(d["known"])
-    if game == "toy":
-        return {str(c) for c in d["hands"][1 - player] + d["stock"]}
-    raise AssertionError(f"no hidden zones for {game}: list them in tests/conformance/_support.py")
+    return profile(state.game.name).hidden_zones(state, player)  # type: ignore[no-any-return]

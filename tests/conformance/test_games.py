@@ -1,7 +1,7 @@
 """One game-generic conformance suite, run on every registered game and
-parameter set (``tests/conformance/_support.py`` lists them; a newly
-registered game fails ``test_every_registered_game_is_listed`` until it is
-listed there).
+parameter set (``tests/conformance/_support.py`` makes them from the
+registry; a newly registered game fails ``test_every_registered_game_is_listed``
+until ``tests/conformance/games/<game>.py`` says what its cards are).
 
 Every check runs on seeded positions reached by uniformly random play (roots,
 positions along the games, terminal positions): the GameInfo facts, legal
@@ -14,10 +14,15 @@ errors, perft, every agent and random_playouts.
 
 from __future__ import annotations
 
+import ast
 import copy
+import io
 import json
 import pickle
 import random
+import re
+import tokenize
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -26,7 +31,7 @@ import tabuleiro
 from tabuleiro import (GameOverError, IllegalMoveError, InvalidMoveError, InvalidStateError, Move, Outcome, State,
                        agents)
 from tests.conformance._support import (AGENT_NAMES, CASE_BY_ID, CASES, GAME_PARAMS, card_names_in, case_seed,
-                                        hidden_zones, positions, random_games)
+                                        hidden_zones, positions, profile, random_games)
 
 CASE_IDS = [c.id for c in CASES]
 case_param = pytest.mark.parametrize("case_id", CASE_IDS)
@@ -60,7 +65,37 @@ def test_every_registered_game_is_listed() -> None:
     assert not missing, f"registered games without parameter sets in tests/conformance/_support.py: {missing}"
     assert set(GAME_PARAMS) <= set(registered), "parameter sets of a game that is not registered"
     assert all(GAME_PARAMS[name] for name in registered)
+    for name in registered:   # what the suites must know of its cards, in its own module
+        module = profile(name)
+        assert callable(module.hidden_zones) and module.CARDS.names, f"tests/conformance/games/{name}.py"
     assert len(set(CASE_IDS)) == len(CASE_IDS)
+
+
+def _code_tokens_naming_a_game(path: Path) -> list[tuple[int, str]]:
+    """(line, token) of each token of ``path`` that names a registered game,
+    docstrings and comments aside."""
+    src = path.read_text(encoding="utf-8")
+    docs: set[int] = set()
+    for node in ast.walk(ast.parse(src)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and \
+                    isinstance(first.value.value, str):
+                docs.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    pattern = re.compile("|".join(map(re.escape, tabuleiro.games())), re.IGNORECASE)
+    return [(t.start[0], t.string) for t in tokenize.generate_tokens(io.StringIO(src).readline)
+            if t.type != tokenize.COMMENT and t.start[0] not in docs and pattern.search(t.string)]
+
+
+def test_the_adapters_and_this_suite_name_no_game() -> None:
+    """Issue 27: OpenSpiel's games, PettingZoo's envs and these suites are
+    made from the registry; game knowledge is in the games' own modules."""
+    package = Path(tabuleiro.__file__).parent
+    files = [package / "openspiel.py", *sorted((package / "envs").glob("*.py")),
+             Path(__file__).parent / "_support.py"]
+    assert len(files) >= 4 and all(f.exists() for f in files)
+    named = {f.name: _code_tokens_naming_a_game(f) for f in files}
+    assert all(not v for v in named.values()), named
 
 
 @case_param
@@ -387,6 +422,19 @@ def test_outcome_and_returns(case_id: str) -> None:
             assert o.winners == tuple(p for p, x in enumerate(r) if x == top)
             assert o.winner == (o.winners[0] if len(o.winners) == 1 else None)
         assert s.legal_actions() == [] and s.current_player is None
+
+
+@case_param
+def test_returns_sum_to_the_utility_sum(case_id: str) -> None:
+    """GameInfo.utility_sum (OpenSpiel's utility kind) is a fact of the
+    rules: every finished game's returns sum to it (None: no constant sum)."""
+    info = game_of(case_id).info
+    assert info.utility_sum is None or isinstance(info.utility_sum, float)
+    if info.utility_sum is None:
+        return
+    assert info.min_utility * info.num_players <= info.utility_sum <= info.max_utility * info.num_players
+    for final, _ in random_games(case_id, 30):
+        assert sum(final.returns()) == pytest.approx(info.utility_sum, abs=1e-9)
 
 
 # --- errors ---------------------------------------------------------------------------------------------

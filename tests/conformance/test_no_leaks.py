@@ -25,9 +25,10 @@ provoked and their messages read:
 * agents: choosing on a finished game, ``make`` with bad parameters,
   ``choose`` on things that are not states.
 
-Card names match as whole words (``C1`` does not match inside ``C12``); Toy's
-cards are numbers, named in context (``play 3``, ``card 3``, ``[1, 3]``; see
-``_support.mention_pattern``).
+Card names match as whole words (``C1`` does not match inside ``C12``); cards
+that are numbers (Toy's) are named in context (``play 3``, ``card 3``, ``[1,
+3]``; see ``_support.NumberedCards``). What a game's cards are is in its own
+module under ``tests/conformance/games/``.
 """
 
 from __future__ import annotations
@@ -42,9 +43,9 @@ from typing import Any, Callable, Iterator, Optional
 import pytest
 
 import tabuleiro
-from tabuleiro import GameOverError, IllegalMoveError, InvalidStateError, State, agents, capulana, toy
+from tabuleiro import GameOverError, IllegalMoveError, InvalidStateError, State, agents, toy
 from tests.conformance._support import (AGENT_NAMES, CARD_NAMES, CASE_BY_ID, CASES, card_names_in,
-                                        card_names_in_text, case_seed, hidden_from, named_cards, positions)
+                                        card_names_in_text, cards, case_seed, hidden_from, named_cards, positions)
 
 CASE_IDS = [c.id for c in CASES]
 
@@ -118,7 +119,7 @@ def move_provocations(case_id: str, s: State, hidden: set[str],
         yield f"push({text!r})", named, lambda st, t=text: st.push(t)
         yield f"parse_move({text!r})", named, lambda st, t=text: st.parse_move(t)
         yield f"game.parse_move({text!r})", named, lambda st, t=text: st.game.parse_move(t)
-    other_move = toy.Move(0) if name != "toy" else capulana.Move(0)
+    other_move = next(tabuleiro.load_game(g).MOVE(0) for g in tabuleiro.games() if g != name)   # another game's
     for bad in (-1, n, n + 7, 2**70, -(2**70), 1.5, float("nan"), None, True, False, b"0", [0], {"a": 1},
                 other_move):
         yield f"push({bad!r})", set(), lambda st, b=bad: st.push(b)
@@ -204,14 +205,7 @@ def test_illegal_move_error_carries_the_full_state(case_id: str) -> None:
 
 
 def card_at(game: str, value: Any, in_list: bool) -> Optional[str]:
-    if game == "toy":
-        if in_list and isinstance(value, int) and not isinstance(value, bool) and str(value) in CARD_NAMES["toy"]:
-            return str(value)
-        return None
-    if isinstance(value, str):
-        first = value.split()[0] if value.split() else ""
-        return first if first in CARD_NAMES[game] else None
-    return None
+    return cards(game).card_at(value, in_list)  # type: ignore[no-any-return]
 
 
 def card_leaves(game: str, obj: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
@@ -238,14 +232,7 @@ def get(d: Any, path: tuple[Any, ...]) -> Any:
 
 
 def put_card(game: str, d: Any, path: tuple[Any, ...], card: str) -> None:
-    parent = get(d, path[:-1])
-    old = parent[path[-1]]
-    if game == "toy":
-        parent[path[-1]] = int(card)
-    elif isinstance(old, str) and " " in old:
-        parent[path[-1]] = card + old[old.index(" "):]
-    else:
-        parent[path[-1]] = card
+    cards(game).put(get(d, path[:-1]), path[-1], card)
 
 
 def mutated_dicts(s: State, rng: random.Random) -> Iterator[tuple[str, Any]]:
@@ -423,8 +410,8 @@ def test_a_seats_text_depends_only_on_its_view(case_id: str) -> None:
             for _ in range(2):
                 other = s.determinize(p, rng.randrange(2**64))
                 assert other.text(p) == shown, (case_id, p, s.to_json())
-            # (Toy's bare numbers would match "hand: 2 cards"; the equality above covers it)
-            hidden = hidden_from(s, p) if case.name != "toy" else set()
+            # (bare-number cards would match "hand: 2 cards"; the equality above covers them)
+            hidden = hidden_from(s, p) if cards(case.name).words_in_text else set()
             assert not card_names_in_text(case.name, shown) & hidden, (case_id, p, shown)
 
 

@@ -1,10 +1,13 @@
-"""The shared PettingZoo AEC environment over any registered game
-(capivarias_v0, capulana_v0 are thin versioned modules over it)."""
+"""The shared PettingZoo AEC environment over any registered game, and the
+factory that makes each game's versioned module (``tabuleiro.envs.<game>_v0``:
+``raw_env``, ``env``, a docstring with its table) from the registry."""
 
 from __future__ import annotations
 
+import inspect
 import operator
 import random
+from types import ModuleType
 from typing import Any, Optional
 
 import numpy as np
@@ -14,7 +17,7 @@ from pettingzoo.utils import wrappers
 
 from .._errors import GameOverError, IllegalMoveError
 from .._fields import check_seed
-from .._game import load_game
+from .._game import Param, load_game
 
 _empty = np.empty
 _F32, _I8 = np.dtype(np.float32), np.dtype(np.int8)
@@ -301,3 +304,133 @@ def wrap(raw: TabuleiroAEC) -> Any:
         env._raw = raw
     env._ti = env.env.env
     return env
+
+
+# --- the versioned modules, made from the registry -----------------------------------------------
+
+
+def env_params(game: str) -> tuple[Param, ...]:
+    """The keyword parameters of ``game``'s environment: its parameters of
+    the rules (``Game.param_specs()`` without the ``tool`` ones).
+
+    >>> [p.name for p in env_params("capivarias")]
+    ['expansion', 'first_player']
+    >>> [p.name for p in env_params("capulana")]
+    ['players']
+    """
+    return tuple(p for p in load_game(game).param_specs() if not p.tool)
+
+
+def make_raw_env(game: str, module: str) -> type[TabuleiroAEC]:
+    """``raw_env`` of ``game``: TabuleiroAEC taking exactly the game's
+    :func:`env_params` (with their defaults) and ``render_mode``, named
+    ``raw_env`` in ``module`` (so it pickles), ``metadata["name"]`` the
+    module's last name.
+
+    >>> cls = make_raw_env("capulana", "tabuleiro.envs.capulana_v0")
+    >>> cls.metadata["name"], str(inspect.signature(cls))
+    ('capulana_v0', "(render_mode: 'Optional[str]' = None, players: 'int' = 3) -> 'None'")
+    >>> cls(legacy_determinize=True)
+    Traceback (most recent call last):
+    ...
+    TypeError: capulana_v0 takes the parameters render_mode, players: got an unexpected keyword argument 'legacy_determinize'
+    """
+    specs = env_params(game)
+    names = [p.name for p in specs]
+    env_id = module.rsplit(".", 1)[-1]
+
+    sig = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+           inspect.Parameter("render_mode", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None,
+                             annotation="Optional[str]")]
+    sig += [inspect.Parameter(p.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=p.default,
+                              annotation=p.type.__name__) for p in specs]
+    signature = inspect.Signature(sig, return_annotation="None")
+
+    def __init__(self: TabuleiroAEC, *args: Any, **kwargs: Any) -> None:
+        try:
+            bound = signature.bind(self, *args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{env_id} takes the parameters {', '.join(['render_mode'] + names)}: {e}") from None
+        params = {k: v for k, v in bound.arguments.items() if k != "self"}
+        TabuleiroAEC.__init__(self, **params)
+
+    __init__.__signature__ = signature  # type: ignore[attr-defined]
+    __init__.__qualname__ = "raw_env.__init__"
+    __init__.__module__ = module
+    ns: dict[str, Any] = {
+        "__init__": __init__, "GAME": game, "__module__": module, "__qualname__": "raw_env",
+        "metadata": {"render_modes": ["ansi"], "name": env_id, "is_parallelizable": False},
+        "__doc__": f"{load_game(game).title} as a PettingZoo AEC environment ({env_id}; see TabuleiroAEC)."}
+    return type("raw_env", (TabuleiroAEC,), ns)
+
+
+def env_table(game: str) -> str:
+    """The markdown table of ``game``'s environment (its module docstring's):
+    agents, actions, observation, rewards, parameters, render.
+
+    >>> print(env_table("toy"))  # doctest: +NORMALIZE_WHITESPACE
+    | property | value |
+    |---|---|
+    | agents | ``player_0``, ``player_1`` |
+    | actions | Discrete(6) with ``action_mask`` |
+    | observation | ``{"observation": float32 (84,), "action_mask": int8 (6,)}`` (docs/observations.md) |
+    | rewards | 0 until the game ends, then its returns, in [-1.0, 1.0], summing to 0.0 |
+    | parameters | none |
+    | render | ``render_mode="ansi"`` |
+    """
+    specs = env_params(game)
+    base = load_game(game)
+    players = next((p for p in specs if p.name == "players"), None)
+    instances = ([load_game(game, players=n) for n in range(players.low, players.high + 1)] if players is not None
+                 else [base])
+    if players is not None:
+        agents = f"``player_0`` .. ``player_{{players-1}}`` ({players.low}..{players.high})"
+        size = "/".join(str(g.observation_size) for g in instances) + f" for {players.low}..{players.high} players"
+    else:
+        agents = ", ".join(f"``player_{i}``" for i in range(base.num_players))
+        size = str(base.observation_size)
+    na = base.num_distinct_actions
+    sums = {g.info.utility_sum for g in instances}
+    sums_to = (f", summing to {sums.pop()}" if len(sums) == 1 and None not in sums else "")
+    lo, hi = base.info.min_utility, base.info.max_utility
+    params = "; ".join(f"``{p.name}`` ({p.type.__name__}"
+                       + (f", {p.low}..{p.high}" if p.type is int else "")
+                       + f", default {p.default!r}): {p.help}" for p in specs) or "none"
+    rows = [("agents", agents),
+            ("actions", f"Discrete({na}) with ``action_mask``"),
+            ("observation", f'``{{"observation": float32 ({size},), "action_mask": int8 ({na},)}}`` '
+                            "(docs/observations.md)"),
+            ("rewards", f"0 until the game ends, then its returns, in [{lo}, {hi}]{sums_to}"),
+            ("parameters", params),
+            ("render", '``render_mode="ansi"``')]
+    return "\n".join(["| property | value |", "|---|---|"] + [f"| {k} | {v} |" for k, v in rows])
+
+
+def fill_module(module: ModuleType, game: str) -> None:
+    """Make ``module`` the environment module of ``game``: ``raw_env``,
+    ``env`` and its docstring (what ``tabuleiro.envs`` does on import).
+
+    >>> import types
+    >>> m = types.ModuleType("tabuleiro.envs.toy_v0")
+    >>> fill_module(m, "toy")
+    >>> m.raw_env.metadata["name"], m.__all__
+    ('toy_v0', ['env', 'raw_env'])
+    """
+    raw = make_raw_env(game, module.__name__)
+    env_id = raw.metadata["name"]
+    specs = env_params(game)
+    example = ", ".join(f"{p.name}={p.default!r}" for p in specs)
+
+    def env(**kwargs: Any) -> Any:
+        """The wrapped environment (TerminateIllegal, AssertOutOfBounds, OrderEnforcing)."""
+        return wrap(raw(**kwargs))
+
+    env.__module__ = module.__name__
+    env.__signature__ = inspect.signature(raw)  # type: ignore[attr-defined]
+    module.raw_env = raw  # type: ignore[attr-defined]
+    module.env = env  # type: ignore[attr-defined]
+    module.__all__ = ["env", "raw_env"]  # type: ignore[attr-defined]
+    module.__doc__ = (f"{load_game(game).title} as a PettingZoo AEC environment (``{env_id}``), made "
+                      f"from the registry by tabuleiro.envs._aec.\n\n{env_table(game)}\n\n"
+                      f"    from tabuleiro.envs import {env_id}\n    env = {env_id}.env({example})\n\n"
+                      "Changelog: v0 — first version.\n")
