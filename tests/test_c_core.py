@@ -135,3 +135,15 @@ def test_data_files_read_alike_with_crlf_a_bom_and_blank_lines(game: str) -> Non
     plain = _core.CoreGame(game, shipped(game), params(game)).info
     texts = ["\ufeff" + t.replace("\n", "\r\n\r\n") for t in shipped(game)]
     assert _core.CoreGame(game, texts, params(game)).info == plain
+
+
+@pytest.mark.parametrize("game", ["capivarias", "capulana"])
+def test_a_nul_byte_in_a_data_file_is_refused_not_read_as_its_end(game: str) -> None:
+    """C reads each text up to its first NUL: the binding must refuse one, or a
+    table cut short at a record's end would load as a smaller game."""
+    texts = shipped(game)
+    cut = texts[0].index("\n", len(texts[0]) // 2) + 1           # a record's end, past the header
+    texts[0] = texts[0][:cut] + "\0" + texts[0][cut:]
+    line = texts[0].count("\n", 0, cut) + 1
+    with pytest.raises(ValueError, match=rf"{_core.game_spec(game)[0][0]} line {line}: a NUL byte"):
+        _core.CoreGame(game, texts, params(game))
