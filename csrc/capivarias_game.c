@@ -1,10 +1,9 @@
 /* capivarias_game.c - Capivárias on the game contract (game.h): the card
  * table read from its CSV text, the instance table, the state codec. */
 #include "capivarias_game.h"
-#include <errno.h>
+#include "csv.h"
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 TB_STATIC_ASSERT(sizeof(cv_state) <= SR_MAX_STATE, "cv_state must fit an sr state buffer");
@@ -38,35 +37,6 @@ static const char *const HERD_NAMES[] = {"capicria", "capiox", "capitche", "capi
 enum { COL_NAME, COL_KIND, COL_HERD, COL_NUMBER, COL_MODIFIER, COL_EXPANSION, NUM_COLS };
 static const char *const COL_NAMES[NUM_COLS] = {"name", "kind", "herd", "number", "river_modifier", "expansion"};
 
-#define CSV_LINE_MAX 256
-#define CSV_FIELDS_MAX 16
-
-/* Split line (modified in place) at commas into at most CSV_FIELDS_MAX
- * fields; the count, or -1 if there are more. */
-static int split_fields(char *line, char **fld) {
-    int nf = 0;
-    char *p = line;
-    for (;;) {
-        if (nf == CSV_FIELDS_MAX) return -1;
-        fld[nf++] = p;
-        char *comma = strchr(p, ',');
-        if (!comma) return nf;
-        *comma = 0;
-        p = comma + 1;
-    }
-}
-
-/* A decimal integer in [lo, hi] filling the whole field. */
-static int parse_int(const char *s, long lo, long hi, int *out) {
-    if (!*s) return -1;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (*end || errno || v < lo || v > hi) return -1;
-    *out = (int)v;
-    return 0;
-}
-
 static int index_of(const char *s, const char *const *names, int n) {
     for (int i = 0; i < n; ++i)
         if (strcmp(s, names[i]) == 0) return i;
@@ -75,101 +45,71 @@ static int index_of(const char *s, const char *const *names, int n) {
 
 int cv_load_rules(void *rules, const char *const *texts, char *msg, size_t n) {
 #define BAD(...) do { memset(rules, 0, sizeof(cv_rules)); return fail(SR_E_STATE, msg, n, __VA_ARGS__); } while (0)
+#define REFUSED() do { memset(rules, 0, sizeof(cv_rules)); return SR_E_STATE; } while (0)   /* the reader wrote msg */
+#define ROW_BAD(...) do { csv_fail(&rd, row.line, CSV_E_VALUE, __VA_ARGS__); REFUSED(); } while (0)
     if (!rules) return fail(SR_E_STATE, msg, n, "no room for the rules");
     if (!texts || !texts[0]) BAD("capivarias_cards.csv: no text");
     cv_card_def defs[CV_MAX_CARDS];
     memset(defs, 0, sizeof defs);
-    int col[NUM_COLS], ncols = 0, ncards = 0, lineno = 0;
+    int col[NUM_COLS], ncards = 0, rc;
     int capitico_line[CV_NUM_HERDS] = {0};
-    const char *p = texts[0];
-    if ((unsigned char)p[0] == 0xEF && (unsigned char)p[1] == 0xBB && (unsigned char)p[2] == 0xBF) p += 3;
-    while (*p) {
-        const char *eol = strchr(p, '\n');
-        size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        ++lineno;
-        char line[CSV_LINE_MAX];
-        if (len >= sizeof line) BAD("capivarias_cards.csv line %d is longer than %d bytes", lineno, CSV_LINE_MAX - 1);
-        memcpy(line, p, len);
-        line[len] = 0;
-        p += len + (eol ? 1 : 0);
-        if (len && line[len - 1] == '\r') line[--len] = 0;   /* CRLF */
-        if (!len) continue;                                   /* blank lines, as csv.DictReader */
-        if (strchr(line, '"')) BAD("capivarias_cards.csv line %d: quoted fields are not supported", lineno);
-        char *fld[CSV_FIELDS_MAX];
-        int nf = split_fields(line, fld);
-        if (nf < 0) BAD("capivarias_cards.csv line %d has more than %d fields", lineno, CSV_FIELDS_MAX);
-        if (!ncols) {                                         /* the header names the columns */
-            for (int c = 0; c < NUM_COLS; ++c) {
-                col[c] = -1;
-                for (int f = 0; f < nf; ++f)
-                    if (strcmp(fld[f], COL_NAMES[c]) == 0) {
-                        if (col[c] >= 0) BAD("capivarias_cards.csv header: column '%s' appears twice", COL_NAMES[c]);
-                        col[c] = f;
-                    }
-                if (col[c] < 0) BAD("capivarias_cards.csv header: no column '%s'", COL_NAMES[c]);
-            }
-            ncols = nf;
-            continue;
-        }
-        if (nf != ncols) BAD("capivarias_cards.csv line %d has %d fields, the header %d", lineno, nf, ncols);
-        if (ncards == CV_MAX_CARDS) BAD("capivarias_cards.csv has more than %d cards", CV_MAX_CARDS);
+    csv_reader rd;
+    csv_row row;
+    csv_open(&rd, "capivarias_cards.csv", texts[0], strlen(texts[0]), 0, msg, n);   /* no quoted fields */
+    if (csv_header(&rd, COL_NAMES, NUM_COLS, col)) REFUSED();
+    while ((rc = csv_next(&rd, &row)) == 1) {
+        if (ncards == CV_MAX_CARDS) ROW_BAD("more than %d cards", CV_MAX_CARDS);
         cv_card_def *d = &defs[ncards];
-        const char *name = fld[col[COL_NAME]];
+        const char *name = row.f[col[COL_NAME]];
         size_t nl = strlen(name);
-        if (nl < 1 || nl >= CV_NAME_LEN)
-            BAD("capivarias_cards.csv line %d: card name '%s' must have 1 to %d bytes", lineno, name, CV_NAME_LEN - 1);
-        if (strpbrk(name, "/@ \t"))
-            BAD("capivarias_cards.csv line %d: card name '%s' must not contain '/', '@' or spaces", lineno, name);
+        if (nl < 1 || nl >= CV_NAME_LEN) ROW_BAD("card name '%s' must have 1 to %d bytes", name, CV_NAME_LEN - 1);
+        if (strpbrk(name, "/@ \t")) ROW_BAD("card name '%s' must not contain '/', '@' or spaces", name);
         for (int c = 0; c < ncards; ++c)
-            if (strcmp(defs[c].name, name) == 0) BAD("capivarias_cards.csv line %d: card name %s appears twice", lineno, name);
+            if (strcmp(defs[c].name, name) == 0) ROW_BAD("card name %s appears twice", name);
         memcpy(d->name, name, nl + 1);
-        int kind = index_of(fld[col[COL_KIND]], KIND_NAMES, 7);
-        if (kind < 0) BAD("capivarias_cards.csv line %d: unknown kind '%s'", lineno, fld[col[COL_KIND]]);
+        int kind = index_of(row.f[col[COL_KIND]], KIND_NAMES, 7);
+        if (kind < 0) ROW_BAD("unknown kind '%s'", row.f[col[COL_KIND]]);
         d->kind = (uint8_t)kind;
-        const char *herd_text = fld[col[COL_HERD]];
+        const char *herd_text = row.f[col[COL_HERD]];
         int herd = *herd_text ? index_of(herd_text, HERD_NAMES, CV_NUM_HERDS) : -1;
-        if (*herd_text && herd < 0) BAD("capivarias_cards.csv line %d: unknown herd '%s'", lineno, herd_text);
+        if (*herd_text && herd < 0) ROW_BAD("unknown herd '%s'", herd_text);
         switch (kind) {
         case CV_KIND_HERD:
         case CV_KIND_CAPITICO:
             if (herd < 0 || herd >= CV_HERD_CAPIOLIN)
-                BAD("capivarias_cards.csv line %d: a %s belongs to herd capicria, capiox or capitche, not '%s'",
-                    lineno, KIND_NAMES[kind], herd_text);
+                ROW_BAD("a %s belongs to herd capicria, capiox or capitche, not '%s'", KIND_NAMES[kind], herd_text);
             if (kind == CV_KIND_CAPITICO) {
                 if (capitico_line[herd])
-                    BAD("capivarias_cards.csv line %d: a second capitico of herd %s (line %d)", lineno, HERD_NAMES[herd],
-                        capitico_line[herd]);
-                capitico_line[herd] = lineno;
+                    ROW_BAD("a second capitico of herd %s (line %d)", HERD_NAMES[herd], capitico_line[herd]);
+                capitico_line[herd] = row.line;
             }
             break;
         case CV_KIND_CAPIOLIN:
-            if (herd >= 0 && herd != CV_HERD_CAPIOLIN)
-                BAD("capivarias_cards.csv line %d: a capiolin belongs to herd capiolin, not '%s'", lineno, herd_text);
+            if (herd >= 0 && herd != CV_HERD_CAPIOLIN) ROW_BAD("a capiolin belongs to herd capiolin, not '%s'", herd_text);
             herd = CV_HERD_CAPIOLIN;
             break;
         default:
-            if (herd >= 0) BAD("capivarias_cards.csv line %d: a %s has no herd, not '%s'", lineno, KIND_NAMES[kind], herd_text);
+            if (herd >= 0) ROW_BAD("a %s has no herd, not '%s'", KIND_NAMES[kind], herd_text);
             break;
         }
         d->herd = herd < 0 ? CV_NONE : (uint8_t)herd;
-        int v;
-        if (parse_int(fld[col[COL_NUMBER]], -128, 127, &v) < 0)
-            BAD("capivarias_cards.csv line %d: number '%s' is not an integer in [-128, 127]", lineno, fld[col[COL_NUMBER]]);
-        d->number = (int8_t)v;
-        if (parse_int(fld[col[COL_MODIFIER]], -128, 127, &v) < 0)
-            BAD("capivarias_cards.csv line %d: river_modifier '%s' is not an integer in [-128, 127]", lineno,
-                fld[col[COL_MODIFIER]]);
-        d->modifier = (int8_t)v;
-        const char *ex = fld[col[COL_EXPANSION]];
-        if (strcmp(ex, "0") != 0 && strcmp(ex, "1") != 0)
-            BAD("capivarias_cards.csv line %d: expansion '%s' must be 0 or 1", lineno, ex);
+        int number, modifier;
+        if (csv_int(&rd, &row, col[COL_NUMBER], -128, 127, NULL, &number) ||
+            csv_int(&rd, &row, col[COL_MODIFIER], -128, 127, NULL, &modifier))
+            REFUSED();
+        d->number = (int8_t)number;
+        d->modifier = (int8_t)modifier;
+        const char *ex = row.f[col[COL_EXPANSION]];
+        if (strcmp(ex, "0") != 0 && strcmp(ex, "1") != 0) ROW_BAD("expansion '%s' must be 0 or 1", ex);
         d->expansion = (uint8_t)(ex[0] == '1');
         ++ncards;
     }
-    if (!ncols) BAD("capivarias_cards.csv is empty");
+    if (rc < 0) REFUSED();
     if (!ncards) BAD("capivarias_cards.csv has no cards");
     if (cv_rules_init((cv_rules *)rules, defs, ncards) != 0) BAD("capivarias_cards.csv: the card table is not usable by the engine");
     return SR_OK;
+#undef ROW_BAD
+#undef REFUSED
 #undef BAD
 }
 

@@ -1,6 +1,7 @@
 /* capulana_game.c - Capulana on the game contract: rules from the CSV texts,
  * the sr_game table, and the state codec (capulana_game.h). */
 #include "capulana_game.h"
+#include "csv.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,106 +23,6 @@ static int failf(char *msg, size_t n, const char *fmt, ...) {
         va_end(ap);
     }
     return SR_E_STATE;
-}
-
-/* ---- CSV (RFC 4180 as Python's csv module reads it) ----------------------------- */
-
-#define CSV_MAXF 8
-#define CSV_FLEN 128
-
-typedef struct {
-    const char *p;
-    int line;                     /* line of p, 1-based */
-} csv_in;
-
-typedef struct {
-    int n, line;                  /* fields, and the line the record starts on */
-    char f[CSV_MAXF][CSV_FLEN];
-} csv_row;
-
-/* The next record of in: 1, 0 at the end of the text, or -1 with a message. */
-static int csv_next(csv_in *in, csv_row *row, const char *file, char *msg, size_t mn) {
-    const char *p = in->p;
-    for (;;) {                                            /* blank lines are no records */
-        if (*p == '\n') { ++p; ++in->line; }
-        else if (*p == '\r' && p[1] == '\n') { p += 2; ++in->line; }
-        else break;
-    }
-    if (!*p) { in->p = p; return 0; }
-    row->n = 0;
-    row->line = in->line;
-    for (;;) {
-        if (row->n == CSV_MAXF) { failf(msg, mn, "%s line %d: more than %d fields", file, row->line, CSV_MAXF); return -1; }
-        char *dst = row->f[row->n];
-        size_t len = 0;
-        if (*p == '"') {
-            ++p;
-            for (;;) {
-                if (!*p) { failf(msg, mn, "%s line %d: a quoted field is not closed", file, row->line); return -1; }
-                char ch = *p;
-                if (ch == '"') {
-                    if (p[1] != '"') { ++p; break; }
-                    ++p;
-                }
-                if (ch == '\n') ++in->line;
-                if (len + 1 >= CSV_FLEN) { failf(msg, mn, "%s line %d: a field is longer than %d bytes", file, row->line, CSV_FLEN - 1); return -1; }
-                dst[len++] = ch;
-                ++p;
-            }
-            if (*p && *p != ',' && *p != '\n' && *p != '\r') {
-                failf(msg, mn, "%s line %d: text after a closing quote", file, row->line);
-                return -1;
-            }
-        } else {
-            while (*p && *p != ',' && *p != '\n' && *p != '\r') {
-                if (len + 1 >= CSV_FLEN) { failf(msg, mn, "%s line %d: a field is longer than %d bytes", file, row->line, CSV_FLEN - 1); return -1; }
-                dst[len++] = *p++;
-            }
-        }
-        dst[len] = 0;
-        row->n++;
-        if (*p == ',') { ++p; continue; }
-        if (*p == '\r' && p[1] == '\n') ++p;
-        else if (*p == '\r') { failf(msg, mn, "%s line %d: a carriage return inside a line", file, row->line); return -1; }
-        if (*p == '\n') { ++p; ++in->line; }
-        in->p = p;
-        return 1;
-    }
-}
-
-/* Column indexes of names[0..k) in the header record; -1 with a message if one is missing. */
-static int csv_header(csv_in *in, const char *file, const char *const *names, int k, int *col, int *ncols,
-                      char *msg, size_t mn) {
-    csv_row h;
-    int rc = csv_next(in, &h, file, msg, mn);
-    if (rc < 0) return -1;
-    if (rc == 0) { failf(msg, mn, "%s is empty (no header line)", file); return -1; }
-    for (int i = 0; i < k; ++i) {
-        col[i] = -1;
-        for (int j = 0; j < h.n; ++j)
-            if (!strcmp(h.f[j], names[i])) { col[i] = j; break; }
-        if (col[i] < 0) { failf(msg, mn, "%s: the header has no column '%s'", file, names[i]); return -1; }
-    }
-    *ncols = h.n;
-    return 0;
-}
-
-/* A decimal integer in [0, max] (surrounding spaces allowed; "" reads as
- * empty_value when that is >= 0); 0, or -1 if not one. */
-static int parse_uint(const char *s, int max, int empty_value, int *out) {
-    while (*s == ' ' || *s == '\t') ++s;
-    if (!*s && empty_value >= 0) { *out = empty_value; return 0; }
-    long v = 0;
-    int digits = 0;
-    while (*s >= '0' && *s <= '9') {
-        v = v * 10 + (*s++ - '0');
-        if (v > max) return -1;
-        ++digits;
-    }
-    while (*s == ' ' || *s == '\t') ++s;
-    if (!digits || *s) return -1;
-    *out = (int)v;
-    return 0;
 }
 
 /* A card or objective name: 1 to CP_NAME_LEN - 1 bytes, no space or control byte. */
@@ -148,41 +49,39 @@ static int strip_codes(const char *s, size_t len, uint8_t *colour, uint8_t *patt
     return 0;
 }
 
-/* in the loaders: write the message, fail with -1 */
-#define LFAIL(...) do { failf(msg, mn, __VA_ARGS__); return -1; } while (0)
+/* in the loaders: a message naming the file and line, fail with -1 */
+#define LFAIL(...) do { csv_fail(&rd, row.line, CSV_E_VALUE, __VA_ARGS__); return -1; } while (0)
 
 #define FABRIC_CSV "capulana_fabric_cards.csv"
 #define OBJ_CSV "capulana_objectives.csv"
 
 static int load_cards(const char *text, cp_card_def *defs, char *msg, size_t mn) {
     static const char *const COLS[5] = { "id", "kind", "stripe", "value", "strips" };
-    csv_in in = { text, 1 };
+    static const int ZERO = 0;                            /* an empty value reads as 0 */
+    csv_reader rd;
     csv_row row;
-    int col[5], ncols, count = 0, rc;
-    if (csv_header(&in, FABRIC_CSV, COLS, 5, col, &ncols, msg, mn)) return -1;
-    while ((rc = csv_next(&in, &row, FABRIC_CSV, msg, mn)) == 1) {
-        int line = row.line;
-        if (row.n != ncols) LFAIL(FABRIC_CSV " line %d: %d fields, but the header has %d", line, row.n, ncols);
-        if (count == CP_NCARDS) LFAIL(FABRIC_CSV " line %d: more than %d cards", line, CP_NCARDS);
+    int col[5], count = 0, rc;
+    csv_open(&rd, FABRIC_CSV, text, strlen(text), 1, msg, mn);
+    if (csv_header(&rd, COLS, 5, col)) return -1;
+    while ((rc = csv_next(&rd, &row)) == 1) {
+        if (count == CP_NCARDS) LFAIL("more than %d cards", CP_NCARDS);
         const char *id = row.f[col[0]], *kind = row.f[col[1]], *stripe = row.f[col[2]];
         cp_card_def *d = &defs[count];
         memset(d, 0, sizeof *d);
-        if (!good_name(id)) LFAIL(FABRIC_CSV " line %d: card id '%s' must be 1 to %d bytes without spaces", line, id, CP_NAME_LEN - 1);
+        if (!good_name(id)) LFAIL("card id '%s' must be 1 to %d bytes without spaces", id, CP_NAME_LEN - 1);
         for (int i = 0; i < count; ++i)
-            if (!strcmp(defs[i].name, id)) LFAIL(FABRIC_CSV " line %d: card id %s is used twice", line, id);
+            if (!strcmp(defs[i].name, id)) LFAIL("card id %s is used twice", id);
         memcpy(d->name, id, strlen(id));
         int fabric = count < CP_NFABRIC;
         if (strcmp(kind, fabric ? "fabric" : "initial"))
-            LFAIL(FABRIC_CSV " line %d: card %s has kind '%s', but the table lists %d fabric cards and then %d initial cards",
-                         line, id, kind, CP_NFABRIC, CP_NINITIAL);
+            LFAIL("card %s has kind '%s', but the table lists %d fabric cards and then %d initial cards",
+                  id, kind, CP_NFABRIC, CP_NINITIAL);
         d->kind = fabric ? CP_KIND_FABRIC : CP_KIND_INITIAL;
         if (fabric ? strcmp(stripe, "black") && strcmp(stripe, "purple") : stripe[0] != 0)
-            LFAIL(FABRIC_CSV " line %d: card %s has stripe '%s' (%s)", line, id, stripe,
-                         fabric ? "black or purple" : "empty for an initial card");
+            LFAIL("card %s has stripe '%s' (%s)", id, stripe, fabric ? "black or purple" : "empty for an initial card");
         d->black = (uint8_t)(fabric && !strcmp(stripe, "black"));
         int value;
-        if (parse_uint(row.f[col[3]], 255, 0, &value))
-            LFAIL(FABRIC_CSV " line %d: card %s has value '%s' (an integer 0 to 255)", line, id, row.f[col[3]]);
+        if (csv_int(&rd, &row, col[3], 0, 255, &ZERO, &value)) return -1;
         d->value = (uint8_t)value;
         const char *s = row.f[col[4]];
         int want = fabric ? 4 : 3;
@@ -190,54 +89,52 @@ static int load_cards(const char *text, cp_card_def *defs, char *msg, size_t mn)
             while (*s == ' ' || *s == '\t') ++s;
             if (!*s) break;
             size_t len = strcspn(s, " \t");
-            if (d->nstrips == want)
-                LFAIL(FABRIC_CSV " line %d: card %s has more than %d strips", line, id, want);
+            if (d->nstrips == want) LFAIL("card %s has more than %d strips", id, want);
             if (strip_codes(s, len, &d->colour[d->nstrips], &d->pattern[d->nstrips]))
-                LFAIL(FABRIC_CSV " line %d: card %s: '%.*s' is not a strip (raw is '--', wild is one '*', colours YGRBO, patterns DTCZL)",
-                             line, id, (int)(len < 8 ? len : 8), s);
-            if (!fabric && d->colour[d->nstrips] == CP_RAW)
-                LFAIL(FABRIC_CSV " line %d: initial card %s has a raw strip (R1)", line, id);
+                LFAIL("card %s: '%.*s' is not a strip (raw is '--', wild is one '*', colours YGRBO, patterns DTCZL)",
+                      id, (int)(len < 8 ? len : 8), s);
+            if (!fabric && d->colour[d->nstrips] == CP_RAW) LFAIL("initial card %s has a raw strip (R1)", id);
             d->nstrips++;
             s += len;
         }
-        if (d->nstrips != want) LFAIL(FABRIC_CSV " line %d: card %s has %d strips, not %d", line, id, d->nstrips, want);
+        if (d->nstrips != want) LFAIL("card %s has %d strips, not %d", id, d->nstrips, want);
         ++count;
     }
     if (rc < 0) return -1;
-    if (count != CP_NCARDS) LFAIL(FABRIC_CSV " has %d cards, not %d (%d fabric, %d initial)", count, CP_NCARDS, CP_NFABRIC, CP_NINITIAL);
-    return 0;
+    if (count == CP_NCARDS) return 0;
+    csv_fail(&rd, 0, CSV_E_VALUE, "has %d cards, not %d (%d fabric, %d initial)", count, CP_NCARDS, CP_NFABRIC, CP_NINITIAL);
+    return -1;
 }
 
 static int load_objectives(const char *text, cp_objective_def *objs, char *msg, size_t mn) {
     static const char *const COLS[3] = { "id", "points", "key" };
-    csv_in in = { text, 1 };
+    csv_reader rd;
     csv_row row;
-    int col[3], ncols, count = 0, rc;
-    if (csv_header(&in, OBJ_CSV, COLS, 3, col, &ncols, msg, mn)) return -1;
-    while ((rc = csv_next(&in, &row, OBJ_CSV, msg, mn)) == 1) {
-        int line = row.line;
-        if (row.n != ncols) LFAIL(OBJ_CSV " line %d: %d fields, but the header has %d", line, row.n, ncols);
-        if (count == CP_NOBJECTIVES) LFAIL(OBJ_CSV " line %d: more than %d objectives", line, CP_NOBJECTIVES);
+    int col[3], count = 0, rc;
+    csv_open(&rd, OBJ_CSV, text, strlen(text), 1, msg, mn);
+    if (csv_header(&rd, COLS, 3, col)) return -1;
+    while ((rc = csv_next(&rd, &row)) == 1) {
+        if (count == CP_NOBJECTIVES) LFAIL("more than %d objectives", CP_NOBJECTIVES);
         const char *id = row.f[col[0]], *key = row.f[col[2]];
         cp_objective_def *o = &objs[count];
         memset(o, 0, sizeof *o);
-        if (!good_name(id)) LFAIL(OBJ_CSV " line %d: objective id '%s' must be 1 to %d bytes without spaces", line, id, CP_NAME_LEN - 1);
+        if (!good_name(id)) LFAIL("objective id '%s' must be 1 to %d bytes without spaces", id, CP_NAME_LEN - 1);
         for (int i = 0; i < count; ++i)
-            if (!strcmp(objs[i].name, id)) LFAIL(OBJ_CSV " line %d: objective id %s is used twice", line, id);
+            if (!strcmp(objs[i].name, id)) LFAIL("objective id %s is used twice", id);
         memcpy(o->name, id, strlen(id));
         int points;
-        if (parse_uint(row.f[col[1]], 255, -1, &points))
-            LFAIL(OBJ_CSV " line %d: objective %s has points '%s' (an integer 0 to 255)", line, id, row.f[col[1]]);
+        if (csv_int(&rd, &row, col[1], 0, 255, NULL, &points)) return -1;
         o->points = (uint8_t)points;
         int k = 0;
         while (k < CP_OBJ_NKEYS && strcmp(key, OBJ_KEYS[k])) ++k;
-        if (k == CP_OBJ_NKEYS) LFAIL(OBJ_CSV " line %d: objective %s has an unknown key '%s'", line, id, key);
+        if (k == CP_OBJ_NKEYS) LFAIL("objective %s has an unknown key '%s'", id, key);
         o->key = (uint8_t)k;
         ++count;
     }
     if (rc < 0) return -1;
-    if (count != CP_NOBJECTIVES) LFAIL(OBJ_CSV " has %d objectives, not %d", count, CP_NOBJECTIVES);
-    return 0;
+    if (count == CP_NOBJECTIVES) return 0;
+    csv_fail(&rd, 0, CSV_E_VALUE, "has %d objectives, not %d", count, CP_NOBJECTIVES);
+    return -1;
 }
 
 int cp_load_rules(void *rules, const char *const *texts, char *msg, size_t n) {

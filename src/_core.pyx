@@ -208,6 +208,11 @@ cdef class CoreGame:
         texts = [t.encode("utf-8") for t in texts]
         if len(texts) != self.d.num_data:
             raise ValueError(f"{name} reads {self.d.num_data} data files, not {len(texts)}")
+        for i in range(len(texts)):   # C reads a text up to its first NUL: refuse one, never cut there
+            if b"\0" in texts[i]:
+                line = texts[i].count(b"\n", 0, texts[i].index(b"\0")) + 1
+                raise ValueError(f"{name}: the card data cannot be used: {self.d.data_files[i].decode()} "
+                                 f"line {line}: a NUL byte")
         params = tuple(params)
         if len(params) != self.d.num_params:
             raise ValueError(f"{name} takes {self.d.num_params} parameters, not {len(params)}")

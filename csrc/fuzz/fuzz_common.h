@@ -48,15 +48,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef TABULEIRO_DATA_DIR
-#define TABULEIRO_DATA_DIR "python/tabuleiro/data"
-#endif
-
 #define FZ_MAX_INSTANCES 16
 
 typedef struct {
     const sr_game_def *def;
-    void *rules;
+    tl_game loaded;               /* the rules every instance shares (read only) */
     int n_inst;
     sr_game inst[FZ_MAX_INSTANCES];
     int params[FZ_MAX_INSTANCES][SR_MAX_PARAMS];
@@ -111,31 +107,16 @@ static void fz_fail(const fz_ctx *c, const char *fmt, ...) {
 /* Load the game's rules once and make one instance per parameter combination. */
 static void fz_setup(void) {
     if (fz_w.def) return;
-    const sr_game_def *def = sr_find_game(FUZZ_GAME);
-    if (!def) { fprintf(stderr, "fuzz: no game %s in the registry\n", FUZZ_GAME); abort(); }
-    const char *dir = getenv("TABULEIRO_DATA_DIR");
-    if (!dir || !*dir) dir = TABULEIRO_DATA_DIR;
-    int total = 1;
-    for (int i = 0; i < def->num_params; ++i) total *= def->params[i].max - def->params[i].min + 1;
+    if (tl_load(&fz_w.loaded, FUZZ_GAME, NULL) != 0) {
+        fprintf(stderr, "fuzz: cannot load %s (set TABULEIRO_DATA_DIR)\n", FUZZ_GAME);
+        abort();
+    }
+    const sr_game_def *def = fz_w.loaded.def;
+    int total = tl_param_combinations(def);
     if (total > FZ_MAX_INSTANCES) { fprintf(stderr, "fuzz: too many parameter combinations\n"); abort(); }
     for (int k = 0; k < total; ++k) {
-        int p[SR_MAX_PARAMS] = {0}, rest = k;
-        for (int i = 0; i < def->num_params; ++i) {
-            int span = def->params[i].max - def->params[i].min + 1;
-            p[i] = def->params[i].min + rest % span;
-            rest /= span;
-        }
-        void *rules = NULL;
-        if (load_game(def, dir, p, &rules, &fz_w.inst[k]) != 0) {
-            fprintf(stderr, "fuzz: cannot load %s from %s (set TABULEIRO_DATA_DIR)\n", def->name, dir);
-            abort();
-        }
-        if (k == 0) fz_w.rules = rules;
-        else {   /* every instance shares the first rules (they are read only) */
-            free(rules);
-            fz_w.inst[k].rules = fz_w.rules;
-        }
-        memcpy(fz_w.params[k], p, sizeof p);
+        tl_params_at(def, k, fz_w.params[k]);
+        if (tl_make(&fz_w.loaded, fz_w.params[k], &fz_w.inst[k]) != 0) abort();
     }
     fz_w.n_inst = total;
     fz_w.def = def;

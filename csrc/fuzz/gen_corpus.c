@@ -47,20 +47,16 @@ int main(int argc, char **argv) {
     const int per = argc > 3 ? atoi(argv[3]) : 8;
     int files = 0;
     for (int gi = 0; gi < sr_game_count(); ++gi) {
-        const sr_game_def *def = sr_game_at(gi);
-        int total = 1;
-        for (int i = 0; i < def->num_params; ++i) total *= def->params[i].max - def->params[i].min + 1;
+        tl_game t;
+        if (tl_load(&t, sr_game_at(gi)->name, argv[1]) != 0) return 1;
+        const sr_game_def *def = t.def;
+        const int total = tl_param_combinations(def);
         const int per_inst = total == 1 ? 3 * per : per;
         for (int k = 0; k < total; ++k) {
-            int p[SR_MAX_PARAMS] = {0}, rest = k;
-            for (int i = 0; i < def->num_params; ++i) {   /* the harness's enumeration */
-                int span = def->params[i].max - def->params[i].min + 1;
-                p[i] = def->params[i].min + rest % span;
-                rest /= span;
-            }
-            void *rules = NULL;
+            int p[SR_MAX_PARAMS];
             sr_game g;
-            if (load_game(def, argv[1], p, &rules, &g) != 0) return 1;
+            tl_params_at(def, k, p);   /* the harness's enumeration */
+            if (tl_make(&t, p, &g) != 0) return 1;
             const int np = g.info.num_players, A = g.info.num_distinct_actions;
             for (int j = 0; j < per_inst; ++j) {
                 uint64_t r = 0x5EEDC0DE00000000ULL ^ (uint64_t)gi << 40 ^ (uint64_t)k << 20 ^ (uint64_t)j;
@@ -95,8 +91,8 @@ int main(int argc, char **argv) {
                 fclose(f);
                 ++files;
             }
-            free(rules);
         }
+        tl_free(&t);
     }
     printf("wrote %d corpus files under %s\n", files, argv[2]);
     return 0;

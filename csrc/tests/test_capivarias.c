@@ -1,7 +1,7 @@
 /* test_capivarias.c - the C core's own test of Capivárias through the game
- * contract: loads the rules from the CSV text (cv_load_rules, and rejects
- * broken variants of it), makes the four instances (expansion x first
- * player) with cv_make_game and plays N random games. After every action it
+ * contract: loads the rules from the CSV text through the registry
+ * (load_game.h; cv_load_rules rejects broken variants of it), makes the four
+ * instances (expansion x first player) and plays N random games. After every action it
  * checks the legal ids (sorted, unique, in range, with notation), the codec
  * (decode(encode(s)) succeeds, re-encodes to the same fields and behaves
  * like s), illegal ids, determinize, the policy; at a sample of states it
@@ -10,7 +10,8 @@
  * every state accepted), and pushes round_wins to the accepted bound and
  * plays on from there (the accepted set is closed under play).
  * Meant to run under -fsanitize=address,undefined.
- * Usage: test_capivarias CARDS.csv [N]   (exit 0 = clean) */
+ * Usage: test_capivarias [DATA_DIR [N]]   (exit 0 = clean; DATA_DIR as
+ * load_game.h finds it) */
 #include "capivarias_game.h"
 #include "search/policies.h"
 #include "rng.h"
@@ -24,10 +25,11 @@
 /* encoding field indices */
 enum { F_EXPANSION, F_ROUND, F_WINS0, F_WINS1, F_TO_MOVE, F_LAST_TAKER, F_WINNER, F_SEED };
 
-static cv_rules rules, other;
+static const cv_rules *rules;   /* loaded through the registry (load_game.h) */
+static cv_rules other;
 static long decoded_ok, decoded_bad, closure_games;
 
-#include "read_text.h"
+#include "load_game.h"
 
 /* text with the first `from` replaced by `to` (malloc'd), or NULL. */
 static char *replaced(const char *text, const char *from, const char *to) {
@@ -64,7 +66,7 @@ static int test_load_rules(const char *text) {
     char *blank = replaced(lf, "\nC2,", "\n\n\nC2,");
     CHECK(blank, "no row C2 in the CSV");
     CHECK(load_text(blank, &other, msg, sizeof msg) == SR_OK, "LF variant refused: %s", msg);
-    CHECK(memcmp(&rules, &other, sizeof rules) == 0, "LF variant reads differently");
+    CHECK(memcmp(rules, &other, sizeof other) == 0, "LF variant reads differently");
     free(blank);
     free(lf);
 
@@ -268,27 +270,26 @@ static int test_codec_messages(const sr_game *g, const int64_t *e, int ne) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2) { fprintf(stderr, "usage: %s CARDS.csv [N]\n", argv[0]); return 2; }
     long games = argc > 2 ? atol(argv[2]) : 10000;
     char msg[SR_MSG_LEN], text[32];
-    char *csv = read_text(argv[1]);
-    CHECK(csv, "cannot read %s", argv[1]);
-    CHECK(load_text(csv, &rules, msg, sizeof msg) == SR_OK, "%s: %s", argv[1], msg);
-    CHECK(rules.num_actions == 3248, "expected 3248 action ids, got %d", rules.num_actions);
+    tl_game loaded;
+    CHECK(tl_load(&loaded, "capivarias", argc > 1 ? argv[1] : NULL) == 0, "cannot load capivarias");
+    rules = loaded.rules;
+    const char *csv = loaded.texts[0];
+    CHECK(rules->num_actions == 3248, "expected 3248 action ids, got %d", rules->num_actions);
     CHECK(sizeof(cv_state) <= 128, "cv_state is %zu bytes", sizeof(cv_state));
     if (test_load_rules(csv)) return 1;
-    free(csv);
 
     sr_game inst[4];
     for (int i = 0; i < 4; ++i) {
         int params[SR_MAX_PARAMS] = {i & 1, i >> 1};
         sr_game *g = &inst[i];
-        CHECK(cv_make_game(&rules, params, g, msg, sizeof msg) == SR_OK, "make: %s", msg);
+        CHECK(tl_make(&loaded, params, g) == 0, "make");
         CHECK(strcmp(g->info.name, "capivarias") == 0 && g->info.num_players == 2 && g->info.hidden_information == 1,
               "game info");
         CHECK(g->info.num_distinct_actions == 3248 && g->info.min_utility == -1.0 && g->info.max_utility == 1.0, "game info");
         CHECK(g->info.max_game_length == ((i & 1) ? 216 : 144), "max_game_length %d", g->info.max_game_length);
-        CHECK(g->info.state_size == sizeof(cv_state) && g->rules == &rules, "game info");
+        CHECK(g->info.state_size == sizeof(cv_state) && g->rules == rules, "game info");
         CHECK(g->params[0] == (i & 1) && g->params[1] == (i >> 1), "params");
         CHECK(g->new_initial_state && g->current_player && g->legal_actions && g->apply && g->returns && g->scores &&
               g->determinize && g->infostate_key && g->action_to_string && g->encode && g->decode, "a missing function");
@@ -298,7 +299,7 @@ int main(int argc, char **argv) {
     {
         int bad_params[SR_MAX_PARAMS] = {2, 0};
         sr_game g;
-        CHECK(cv_make_game(&rules, bad_params, &g, msg, sizeof msg) == SR_E_PARAM && strstr(msg, "expansion"), "bad expansion");
+        CHECK(cv_make_game(rules, bad_params, &g, msg, sizeof msg) == SR_E_PARAM && strstr(msg, "expansion"), "bad expansion");
     }
 
     uint64_t rng = 12345;
@@ -355,10 +356,10 @@ int main(int argc, char **argv) {
             if ((actions & 63) == 0) {              /* determinize keeps the public part */
                 cv_state dt;
                 g->determinize(r, &s, cur, rng_draw(&rng), &dt);
-                CHECK(cv_check(&rules, &dt, msg, sizeof msg) == 0, "determinized: %s", msg);
+                CHECK(cv_check(rules, &dt, msg, sizeof msg) == 0, "determinized: %s", msg);
                 CHECK(memcmp(dt.side, s.side, sizeof s.side) == 0 && dt.discard == s.discard, "determinize moved public cards");
                 for (int q = 0; q < 3; ++q)
-                    CHECK(rules.card[dt.river[q]].modifier == rules.card[s.river[q]].modifier, "river modifier changed");
+                    CHECK(rules->card[dt.river[q]].modifier == rules->card[s.river[q]].modifier, "river modifier changed");
                 CHECK(g->infostate_key(r, &dt, cur) == g->infostate_key(r, &s, cur), "determinize changed the view");
                 int ne2 = g->encode(r, &dt, e2, SR_MAX_ENCODED);
                 CHECK(g->decode(r, e2, ne2, &dt, msg, sizeof msg) == SR_OK, "determinized state refused: %s", msg);
@@ -373,7 +374,7 @@ int main(int argc, char **argv) {
                 for (int j = 0; j < k; ++j) legal |= buf[j] == bad;
                 if (!legal) {
                     cv_state before = s;
-                    CHECK(cv_apply_checked(&rules, &s, bad) == -1, "illegal id %d accepted", bad);
+                    CHECK(cv_apply_checked(rules, &s, bad) == -1, "illegal id %d accepted", bad);
                     CHECK(memcmp(&before, &s, sizeof s) == 0, "refused apply changed the state");
                 }
             }
@@ -391,5 +392,6 @@ int main(int argc, char **argv) {
     }
     printf("%ld games, %ld actions, %ld draws, %ld mutated encodings refused, %ld accepted, %ld closure games: 1 passed, 0 failed\n",
            games, actions, draws, decoded_bad, decoded_ok, closure_games);
+    tl_free(&loaded);
     return 0;
 }

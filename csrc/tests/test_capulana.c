@@ -1,6 +1,6 @@
 /* test_capulana.c - the Capulana core through the game contract: loads the
- * rules from the CSV texts (cp_load_rules), makes the 2..5-player games
- * (cp_make_game) and plays N random games for each, checking after every
+ * rules from the CSV texts through the registry (load_game.h), makes the
+ * 2..5-player games and plays N random games for each, checking after every
  * action the action lists (sorted, unique, notation), the codec
  * (decode(encode(s)) gives the same fields and the same legal actions),
  * determinization (decodes, keeps the view, has a legal action unless
@@ -10,7 +10,8 @@
  * illegal ids. Also the CSV loader's refusals and decode's messages on
  * hand-made positions (the fragments the Python tests match).
  * Meant to run under -fsanitize=address,undefined.
- * Usage: test_capulana FABRIC.csv OBJECTIVES.csv [N]   (exit 0 = clean) */
+ * Usage: test_capulana [DATA_DIR [N]]   (exit 0 = clean; DATA_DIR as
+ * load_game.h finds it) */
 #include "capulana_game.h"
 #include "search/policies.h"
 #include "rng.h"
@@ -21,10 +22,11 @@
 static int failures = 0;
 #define CHECK(cond, ...) do { if (!(cond)) { fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); ++failures; return 1; } } while (0)
 
-#include "read_text.h"
+#include "load_game.h"
 
-static cp_rules R;                 /* the rules every check uses */
-static const char *TEXTS[2];
+static tl_game LOADED;             /* through the registry (load_game.h) */
+static const cp_rules *R;          /* its rules, which every check uses */
+static const char *TEXTS[2];        /* its data texts */
 
 /* ---- the CSV loader ------------------------------------------------------------ */
 
@@ -68,7 +70,7 @@ static int test_loader(void) {
         char *a = line_ends(TEXTS[0], crlf), *b = line_ends(TEXTS[1], crlf);
         const char *t2[2] = { a, b };
         CHECK(cp_load_rules(&r2, t2, msg, sizeof msg) == SR_OK, "texts with %s line ends refused: %s", crlf ? "CRLF" : "LF", msg);
-        CHECK(!memcmp(&r2, &R, sizeof R), "texts with %s line ends load different rules", crlf ? "CRLF" : "LF");
+        CHECK(!memcmp(&r2, R, sizeof r2), "texts with %s line ends load different rules", crlf ? "CRLF" : "LF");
         free(a);
         free(b);
     }
@@ -77,7 +79,7 @@ static int test_loader(void) {
     memcpy(c, TEXTS[0], la + 1);
     while (la && (c[la - 1] == '\n' || c[la - 1] == '\r')) c[--la] = 0;
     const char *t3[2] = { c, TEXTS[1] };
-    CHECK(cp_load_rules(&r2, t3, msg, sizeof msg) == SR_OK && !memcmp(&r2, &R, sizeof R), "no final newline: %s", msg);
+    CHECK(cp_load_rules(&r2, t3, msg, sizeof msg) == SR_OK && !memcmp(&r2, R, sizeof r2), "no final newline: %s", msg);
     free(c);
     int bad = 0;
     bad |= load_refuses("", TEXTS[1], "empty");
@@ -120,7 +122,7 @@ typedef struct {
 } position;
 
 static int card_id(const char *name) {
-    for (int c = 0; c < CP_NCARDS; ++c) if (!strcmp(R.card[c].name, name)) return c;
+    for (int c = 0; c < CP_NCARDS; ++c) if (!strcmp(R->card[c].name, name)) return c;
     return -1;
 }
 
@@ -491,14 +493,12 @@ static int play_games(const sr_game *g, long games, uint64_t *rng) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 3) { fprintf(stderr, "usage: %s FABRIC.csv OBJECTIVES.csv [N]\n", argv[0]); return 2; }
-    long games = argc > 3 ? atol(argv[3]) : 5000;
-    char *fabric = read_text(argv[1]), *objs = read_text(argv[2]);
+    long games = argc > 2 ? atol(argv[2]) : 5000;
     char msg[SR_MSG_LEN];
-    if (!fabric || !objs) return 2;
-    TEXTS[0] = fabric;
-    TEXTS[1] = objs;
-    if (cp_load_rules(&R, TEXTS, msg, sizeof msg) != SR_OK) { fprintf(stderr, "rules refused: %s\n", msg); return 1; }
+    if (tl_load(&LOADED, "capulana", argc > 1 ? argv[1] : NULL) != 0) return 1;
+    R = LOADED.rules;
+    TEXTS[0] = LOADED.texts[0];
+    TEXTS[1] = LOADED.texts[1];
     if (sizeof(cp_state) > 512) { fprintf(stderr, "cp_state is %zu bytes\n", sizeof(cp_state)); return 1; }
     {   /* figure VI: RC YC YZ YD YD YD Y* *T GT GT GL scores 19 (R10) */
         static const uint8_t col[11] = {3, 1, 1, 1, 1, 1, 1, 7, 2, 2, 2}, pat[11] = {3, 3, 4, 1, 1, 1, 7, 2, 2, 2, 5};
@@ -510,7 +510,7 @@ int main(int argc, char **argv) {
     sr_game g[CP_MAX_PLAYERS + 1];
     for (int players = 2; players <= 5; ++players) {
         int params[SR_MAX_PARAMS] = { players };
-        if (cp_make_game(&R, params, &g[players], msg, sizeof msg) != SR_OK) { fprintf(stderr, "make: %s\n", msg); return 1; }
+        if (tl_make(&LOADED, params, &g[players]) != 0) return 1;
         const sr_game_info *in = &g[players].info;
         if (strcmp(in->name, "capulana") || in->num_players != players || in->num_distinct_actions != CP_NUM_ACTIONS
             || in->state_size != sizeof(cp_state) || !in->hidden_information || in->max_game_length != 48 * players) {
@@ -521,15 +521,14 @@ int main(int argc, char **argv) {
     {
         int params[SR_MAX_PARAMS] = { 6 };
         sr_game bad;
-        if (cp_make_game(&R, params, &bad, msg, sizeof msg) != SR_E_PARAM) { fprintf(stderr, "6 players accepted\n"); ++failures; }
+        if (cp_make_game(R, params, &bad, msg, sizeof msg) != SR_E_PARAM) { fprintf(stderr, "6 players accepted\n"); ++failures; }
     }
     test_positions(&g[2], &g[3]);
     uint64_t rng = 12345;
     for (int players = 2; players <= 5 && !failures; ++players) play_games(&g[players], games, &rng);
     printf("%ld mutants (%ld loaded), %ld determinizations, %ld weaving options replayed\n",
            n_mutants, n_mutants_loaded, n_determinized, n_options);
-    free(fabric);
-    free(objs);
+    tl_free(&LOADED);
     printf("test_capulana: %d passed, %d failed\n", failures ? 0 : 1, failures ? 1 : 0);
     return failures ? 1 : 0;
 }

@@ -19,9 +19,9 @@
 static sr_result a, b;
 
 static int test_game(const sr_game_def *def, const char *dir, int positions, int *searches) {
-    void *rules;
+    tl_game t;
     sr_game g;
-    CHECK(load_game(def, dir, NULL, &rules, &g) == 0, "cannot load %s", def->name);
+    CHECK(tl_load(&t, def->name, dir) == 0 && tl_make(&t, NULL, &g) == 0, "cannot load %s", def->name);
     const sr_policy *pol = def->policy;
     sr_evaluator ev;
     uint64_t rng = 99;
@@ -86,7 +86,7 @@ static int test_game(const sr_game_def *def, const char *dir, int positions, int
         g.apply(g.rules, s.b, buf[0]);
     bad.c = 1.0;
     CHECK(sr_search(&g, &ev, s.b, &bad, &a) == SR_E_TERMINAL, "terminal root");
-    free(rules);
+    tl_free(&t);
     return 0;
 }
 
@@ -95,9 +95,9 @@ static int test_game(const sr_game_def *def, const char *dir, int positions, int
 static int test_horizon(const sr_game_def *def, const char *dir) {
     const sr_policy *pol = def->policy;
     if (!pol->phase || !pol->horizon_value) return 0;
-    void *rules;
+    tl_game t;
     sr_game g;
-    CHECK(load_game(def, dir, NULL, &rules, &g) == 0, "cannot load %s", def->name);
+    CHECK(tl_load(&t, def->name, dir) == 0 && tl_make(&t, NULL, &g) == 0, "cannot load %s", def->name);
     uint64_t rng = 7;
     int buf[SR_MAX_LEGAL];
     sr_state_buf s;
@@ -119,7 +119,7 @@ static int test_horizon(const sr_game_def *def, const char *dir) {
         for (int p = 0; p < g.info.num_players; ++p)
             CHECK(v[p] == ret[p], "%s: horizon value of a finished game is not its returns", def->name);
     }
-    free(rules);
+    tl_free(&t);
     return 0;
 }
 

@@ -17,6 +17,7 @@
 #include "toy.h"
 #include "search/policies.h"
 #include "rng.h"
+#include "load_game.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,14 +290,11 @@ static int check_uniform(void) {
 int main(int argc, char **argv) {
     long games = argc > 1 ? atol(argv[1]) : 10000;
     char msg[SR_MSG_LEN];
-    DEF = sr_find_game("toy");
-    CHECK(DEF, "toy is not registered");
+    tl_game loaded;   /* found by name, rules loaded with no data text (load_game.h) */
+    CHECK(tl_load(&loaded, "toy", NULL) == 0 && tl_make(&loaded, NULL, &G) == 0, "toy cannot be loaded");
+    DEF = loaded.def;
+    RULES = loaded.rules;
     CHECK(DEF->num_data == 0 && DEF->num_params == 0 && DEF->policy == &toy_policy, "registry entry");
-    RULES = calloc(1, DEF->rules_size);
-    CHECK(RULES, "out of memory");
-    const char *no_texts[1] = {NULL};
-    CHECK(DEF->load_rules(RULES, no_texts, msg, sizeof msg) == SR_OK, "load_rules: %s", msg);
-    CHECK(DEF->make(RULES, NULL, &G, msg, sizeof msg) == SR_OK, "make: %s", msg);
     CHECK(strcmp(G.info.name, "toy") == 0 && G.info.num_players == 2 && G.info.num_distinct_actions == 6 &&
           G.info.min_utility == -1.0 && G.info.max_utility == 1.0 && G.info.max_game_length == 6 &&
           G.info.hidden_information == 1 && G.info.state_size == sizeof(toy_state), "game info");
@@ -347,7 +345,7 @@ int main(int argc, char **argv) {
     printf("\n");
     sr_playout_stats st;
     CHECK(sr_random_playouts(&G, 1000, 7, NULL, &st) == SR_OK && st.games == 1000 && st.actions == 6000, "random playouts");
-    free(RULES);
+    tl_free(&loaded);
     printf("toy: %ld games, %ld actions, %ld draws, %ld mutated encodings refused, %ld accepted, %ld closure games: "
            "1 passed, 0 failed\n", games, n_actions, n_draws, n_refused, n_accepted, n_closure);
     return 0;
