@@ -347,6 +347,68 @@ class Game:
             return state.parse_move(text)  # type: ignore[no-any-return]
         return self.MOVE.parse(text)
 
+    def public_events(self, state: "State", move: Union["Move", int, str], player: int) -> list[dict[str, Any]]:
+        """What ``player`` sees happen when the player to move in ``state``
+        plays ``move`` (the engine's event feed, docs/protocol.md), in order:
+
+        - the move itself: ``{"kind": "move", "player": q, "move": notation
+          or None, "text": ...}``, with the notation when ``player`` made it
+          or when the rules show it to everyone, and ``text`` saying what
+          ``player`` saw (a bid, a card added face down);
+        - what it set off that the rules make public, in the game's own
+          kinds (an auction's result, the weaving shown when a step ends, a
+          round's result), each with a ``text``;
+        - ``{"kind": "over", "winners": [...], "scores": [...], "text": ...}``
+          when the game ended.
+
+        It reads the true state but holds only what ``player`` may know: its
+        views before and after the move, and under an event's ``revealed``
+        key what the rules show at that moment that no view keeps (the
+        offers of a Capulana auction). tests/conformance/test_events.py plays
+        the moves that leave ``player`` the same view in worlds it cannot
+        tell apart and expects the same events, ``text`` and ``revealed``
+        aside, whose cards must be ones the views show. ``state`` is not
+        changed.
+
+        >>> g = load_game("toy")
+        >>> s = g.new_initial_state(seed=1)
+        >>> g.public_events(s, s.legal_actions()[0], 1)
+        [{'kind': 'move', 'player': 0, 'move': 'play 1', 'text': 'P0: play 1'}]
+
+        :raises InvalidMoveError: not a move of this game.
+        :raises IllegalMoveError: a move that is not legal in ``state``.
+        :raises ValueError: ``player`` is not a player of the game.
+        """
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
+            raise ValueError(f"player must be an integer in [0, {self.num_players - 1}], not {player!r}")
+        mover = state.current_player
+        m = state.parse_move(move) if isinstance(move, (str, int)) else move
+        after = state.clone()
+        after.push(m)
+        notation, text = self._seen_move(state, m, player)
+        events: list[dict[str, Any]] = [{"kind": "move", "player": mover, "move": notation, "text": text}]
+        events += self._aftermath(state, after, player)
+        o = after.outcome()
+        if o is not None:
+            who = ", ".join(f"P{w}" for w in o.winners) or "nobody"
+            events.append({"kind": "over", "winners": list(o.winners), "scores": list(o.scores),
+                           "text": f"the game is over: {who} {'wins' if len(o.winners) == 1 else 'win'}"})
+        return events
+
+    def _seen_move(self, state: "State", move: "Move", player: int) -> tuple[Optional[str], str]:
+        """(notation or None, text) of the move as ``player`` sees it. By
+        default a player sees only their own moves; a game whose rules show
+        some moves to everyone overrides this."""
+        mover = state.current_player
+        if mover == player:
+            return str(move), f"P{mover}: {move}"
+        return None, f"P{mover} moved"
+
+    def _aftermath(self, before: "State", after: "State", player: int) -> list[dict[str, Any]]:
+        """The public consequences of the move from ``before`` to ``after``
+        (besides the game's end), as ``player`` sees them; none by default."""
+        return []
+
     def random_playouts(self, n: int, *, seed: int) -> dict[str, Any]:
         """Play ``n`` uniformly random games entirely in C (Ctrl-C stops it);
         aggregate statistics (games, actions, draws, wins, returns and score sums).

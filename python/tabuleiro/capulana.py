@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, ClassVar, Mapping, Optional, Sequence, Union
 
+from . import _capulana_events as _events
 from . import _core
 from ._errors import InvalidMoveError
 from ._fields import Fields, check_seed, unsigned
@@ -570,6 +571,12 @@ class Capulana(Game):
     TOOL_PARAMS = frozenset({"legacy_determinize"})   # a determinization, not a rule: not in OpenSpiel/PettingZoo
     STATE = State
     MOVE = Move
+
+    def _seen_move(self, state: _State, move: _Move, player: int) -> tuple[Optional[str], str]:
+        return _events.seen_move(state, move, player)       # what a seat sees: _capulana_events
+
+    def _aftermath(self, before: _State, after: _State, player: int) -> list[dict[str, Any]]:
+        return _events.aftermath(before, after, player)
 
     @property
     def determinize_is_exact(self) -> bool:

@@ -279,9 +279,12 @@ class Engine:
         self._state = state
         self._seat = seat
 
-    def _push(self, state: Any, action: int) -> None:
-        """Play an action on the session's state."""
+    def _push(self, state: Any, action: int) -> dict[str, Any]:
+        """Play an action on the session's state; in a seat-bound session, the
+        answer's ``events``: what the seat saw happen (``Game.public_events``)."""
+        events = state.game.public_events(state, action, self._seat) if self._seat is not None else None
         state.push(action)
+        return {} if events is None else {"events": events}
 
     def _after(self, state: Any) -> dict[str, Any]:
         """The fields every move-changing answer carries."""
@@ -433,8 +436,8 @@ class Engine:
             raise ProtocolError("illegal_move", str(e) if own else
                                 f"not a legal move for player {p} now (the move is not repeated to seat "
                                 f"{self._seat})") from None
-        self._push(st, m.action)
-        return {"move": _move(m) if own else None, "player": p, **self._after(st)}
+        seen = self._push(st, m.action)
+        return {"move": _move(m) if own else None, "player": p, **self._after(st), **seen}
 
     def cmd_undo(self, req: dict[str, Any], rid: Any) -> dict[str, Any]:
         st = self._need_state()
@@ -500,8 +503,8 @@ class Engine:
                     job.move = out["move"]
                 out.update(stopped=bool(res.stopped), applied=apply)
                 if apply:
-                    self._push(self._state, res.move.action)
-                    out.update(self._after(self._state))
+                    seen = self._push(self._state, res.move.action)
+                    out.update(self._after(self._state), **seen)
                 self._ok(rid, "go", out)
                 self._end_job()
 

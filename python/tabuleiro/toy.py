@@ -192,6 +192,10 @@ class Toy(Game):
     STATE = State
     MOVE = Move
 
+    def _seen_move(self, state: _State, move: _Move, player: int) -> tuple[Optional[str], str]:
+        """Every move is public (a card played face up); the draw after it is not."""
+        return str(move), f"P{state.current_player}: {move}"
+
     def _encode_dict(self, d: Mapping[str, Any]) -> list[int]:
         _F.game(d, "toy")
         out = [_F.int(_F.get(d, "to_move"), "to_move", null=True), _F.seed(_F.get(d, "seed"))]
