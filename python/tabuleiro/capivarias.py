@@ -373,6 +373,7 @@ class Capivarias(Game):
     PARAM_HELP = {"expansion": "play with the expansion cards", "first_player": "the player who starts round 1"}
     STATE = State
     MOVE = Move
+    PRESENTATION_MODULE = "tabuleiro._capivarias_show"
 
     @classmethod
     def params_from_dict(cls, d: Mapping[str, Any]) -> dict[str, Any]:
