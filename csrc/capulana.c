@@ -199,17 +199,13 @@ static inline int has_run6(uint64_t m) {
 }
 static inline int has_run3(uint64_t m) { return (m & (m >> 1) & (m >> 2)) != 0; }
 
-/* R10 score of a row plus the points of the revealed objectives it meets (R11). */
-static int final_score(const cp_rules *r, uint16_t objectives, const cp_strips *row, int nstrips,
-                       int rlen, int hand, int *capulana) {
-    uint64_t Qc[5], Qp[5], Wc, Wp;
-    int sc = half_sets(row->pl[0], row->pl[1], row->pl[2], Qc, &Wc)
-           + half_sets(row->pl[3], row->pl[4], row->pl[5], Qp, &Wp);
-    if (capulana) *capulana = sc;
-    int total = sc;
-    uint32_t objs = objectives;
-    while (objs) {
-        int i = ctz64(objs); objs &= objs - 1;
+/* The objectives of mask objectives that a row meets (R11), as a mask: Qc, Qp
+ * are its colour and pattern sets (half_sets), wild its wild strips. */
+static uint32_t objectives_met(const cp_rules *r, uint32_t objectives, const uint64_t Qc[5],
+                               const uint64_t Qp[5], uint64_t wild, int nstrips, int rlen, int hand) {
+    uint32_t out = 0;
+    for (uint32_t objs = objectives; objs; objs &= objs - 1) {
+        int i = ctz64(objs);
         int met = 0;
         switch (r->obj[i].key) {
         case CP_OBJ_LONG_COLOR:
@@ -240,7 +236,7 @@ static int final_score(const cp_rules *r, uint16_t objectives, const cp_strips *
             break;
         }
         case CP_OBJ_TWO_WILDS:
-            met = pop64(Wc | Wp) >= 2;      /* a wild strip: any strip with a '*' */
+            met = pop64(wild) >= 2;         /* a wild strip: any strip with a '*' */
             break;
         case CP_OBJ_SAVER:
             met = hand >= 4;
@@ -253,8 +249,21 @@ static int final_score(const cp_rules *r, uint16_t objectives, const cp_strips *
                 for (int j = 0; j < 5 && !met; ++j) met = has_run3(Qc[k] & Qp[j]);
             break;
         }
-        if (met) total += r->obj[i].points;
+        if (met) out |= 1u << i;
     }
+    return out;
+}
+
+/* R10 score of a row plus the points of the revealed objectives it meets (R11). */
+static int final_score(const cp_rules *r, uint16_t objectives, const cp_strips *row, int nstrips,
+                       int rlen, int hand, int *capulana) {
+    uint64_t Qc[5], Qp[5], Wc, Wp;
+    int sc = half_sets(row->pl[0], row->pl[1], row->pl[2], Qc, &Wc)
+           + half_sets(row->pl[3], row->pl[4], row->pl[5], Qp, &Wp);
+    if (capulana) *capulana = sc;
+    int total = sc;
+    for (uint32_t met = objectives_met(r, objectives, Qc, Qp, Wc | Wp, nstrips, rlen, hand); met; met &= met - 1)
+        total += r->obj[ctz64(met)].points;
     return total;
 }
 
@@ -276,14 +285,30 @@ void cp_returns(const cp_rules *r, const cp_state *s, double *out) {
     for (int p = 0; p < n; ++p) if (sc[p] == best) out[p] = 1.0 / k;   /* R11: tied winners share */
 }
 
-int cp_score_sets(const uint8_t *colour, const uint8_t *pattern, int n, cp_set *out, int max, int *total) {
-    cp_strips row;
-    memset(&row, 0, sizeof row);
-    if (n > CP_MAX_STRIPS) n = CP_MAX_STRIPS;
+/* A row of n <= CP_MAX_STRIPS strips given as codes, left to right, as bit planes. */
+static void strips_from_codes(const uint8_t *colour, const uint8_t *pattern, int n, cp_strips *row) {
+    memset(row, 0, sizeof *row);
     for (int i = 0; i < n; ++i) {
         int code = colour[i] | (pattern[i] << 3), bit = n - 1 - i;
-        for (int k = 0; k < 6; ++k) if (code >> k & 1) row.pl[k] |= BIT(bit);
+        for (int k = 0; k < 6; ++k) if (code >> k & 1) row->pl[k] |= BIT(bit);
     }
+}
+
+uint16_t cp_objectives_met(const cp_rules *r, uint16_t objectives, const uint8_t *colour, const uint8_t *pattern,
+                           int n, int rlen, int hand) {
+    cp_strips row;
+    uint64_t Qc[5], Qp[5], Wc, Wp;
+    if (n > CP_MAX_STRIPS) n = CP_MAX_STRIPS;
+    strips_from_codes(colour, pattern, n, &row);
+    half_sets(row.pl[0], row.pl[1], row.pl[2], Qc, &Wc);
+    half_sets(row.pl[3], row.pl[4], row.pl[5], Qp, &Wp);
+    return (uint16_t)objectives_met(r, objectives & ((1u << CP_NOBJECTIVES) - 1), Qc, Qp, Wc | Wp, n, rlen, hand);   /* R11 */
+}
+
+int cp_score_sets(const uint8_t *colour, const uint8_t *pattern, int n, cp_set *out, int max, int *total) {
+    cp_strips row;
+    if (n > CP_MAX_STRIPS) n = CP_MAX_STRIPS;
+    strips_from_codes(colour, pattern, n, &row);
     uint64_t Q[2][5], w;
     int sc = half_sets(row.pl[0], row.pl[1], row.pl[2], Q[0], &w);
     sc += half_sets(row.pl[3], row.pl[4], row.pl[5], Q[1], &w);

@@ -260,6 +260,15 @@ int cp_weaving_options(const cp_rules *r, const cp_state *s, cp_weave_option *ou
  * gets the score. n must be <= CP_MAX_STRIPS. */
 int cp_score_sets(const uint8_t *colour, const uint8_t *pattern, int n, cp_set *out, int max, int *total);
 
+/* R11: which objectives of the mask objectives (bit i: objective i, the
+ * row of capulana_objectives.csv) a row meets, as a mask; the row is n strips
+ * given as codes (colour[i], pattern[i], left to right; n is clamped to
+ * CP_MAX_STRIPS), made of rlen cards (the initial one included), its owner
+ * holding hand cards. The same test cp_scores adds the points of; the TUI
+ * shows it per objective. */
+uint16_t cp_objectives_met(const cp_rules *r, uint16_t objectives, const uint8_t *colour, const uint8_t *pattern,
+                           int n, int rlen, int hand);
+
 /* Visible strips of row p as codes, left to right; returns their number. */
 int cp_row_strips(const cp_state *s, int p, uint8_t *colour, uint8_t *pattern);
 

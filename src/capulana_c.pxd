@@ -109,4 +109,6 @@ cdef extern from "capulana.h" nogil:
     int cp_weaving_options(const cp_rules *r, const cp_state *s, cp_weave_option *out, int max)
     int cp_score_sets(const uint8_t *colour, const uint8_t *pattern, int n, cp_set *out, int max, int *total)
     int cp_row_strips(const cp_state *s, int p, uint8_t *colour, uint8_t *pattern)
+    uint16_t cp_objectives_met(const cp_rules *r, uint16_t objectives, const uint8_t *colour, const uint8_t *pattern,
+                               int n, int rlen, int hand)
     int cp_check(const cp_rules *r, const cp_state *s, char *msg, size_t n)

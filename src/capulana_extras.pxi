@@ -1,8 +1,8 @@
 # Capulana's own part of the binding (included by _core.pyx): weaving options,
-# the R10 breakdown of a row, a row's visible strips. Everything else goes
+# the R10 breakdown of a row, the R11 objectives a row meets, a row's visible strips. Everything else goes
 # through the contract.
-from capulana_c cimport (cp_rules, cp_state, cp_strips, cp_weave_option, cp_set, CP_MAX_STRIPS,
-                         cp_weaving_options, cp_score_sets, cp_row_strips, cp_row_score)
+from capulana_c cimport (cp_rules, cp_state, cp_strips, cp_weave_option, cp_set, CP_MAX_STRIPS, CP_NOBJECTIVES,
+                         cp_weaving_options, cp_score_sets, cp_row_strips, cp_row_score, cp_objectives_met)
 
 cdef const sr_game_def *CP_DEF = sr_find_game(b"capulana")
 cdef str CP_COLOURS = "-YGRBO?*"
@@ -33,6 +33,25 @@ def capulana_score_sets(colours, patterns):
         pat[i] = patterns[i]
     k = cp_score_sets(col, pat, n, sets, 256, &total)
     return total, [(sets[i].kind, sets[i].symbol, sets[i].start, sets[i].length) for i in range(min(k, 256))]
+
+
+def capulana_objectives_met(CoreGame game, colours, patterns, int pieces, int hand, int objectives):
+    """R11: the mask of the objectives in the mask ``objectives`` (bit i:
+    objective i) that a row of strip codes meets, made of ``pieces`` cards
+    with ``hand`` cards in hand (cp_objectives_met, the test cp_scores uses)."""
+    cdef uint8_t col[64]
+    cdef uint8_t pat[64]
+    cdef int n = len(colours), i
+    if game.d != CP_DEF:
+        raise TypeError(f"a Capulana game is needed, not a {game.name} one")
+    if n > CP_MAX_STRIPS or len(patterns) != n:
+        raise ValueError(f"a row of at most {CP_MAX_STRIPS} strips, not {n}")
+    if not 0 <= objectives < (1 << CP_NOBJECTIVES):
+        raise ValueError(f"objectives must be a mask of {CP_NOBJECTIVES} bits, not {objectives}")
+    for i in range(n):
+        col[i] = colours[i]
+        pat[i] = patterns[i]
+    return cp_objectives_met(<const cp_rules *> game.rules, objectives, col, pat, n, pieces, hand)
 
 
 cdef object CP_MOVE = int

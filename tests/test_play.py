@@ -27,7 +27,7 @@ pytest.importorskip("rich")
 from rich.console import Console  # noqa: E402
 
 from tabuleiro import agents, capivarias, capulana, load_game  # noqa: E402
-from tabuleiro.tui import public, render  # noqa: E402
+from tabuleiro import _capivarias_screen, _capulana_screen  # noqa: E402
 from tabuleiro.tui.seats import level_agent, make_seat, parse_spec, split_seats  # noqa: E402
 from tabuleiro.tui.session import Session, load_save, public_events  # noqa: E402
 
@@ -79,16 +79,16 @@ def test_view_arithmetic_matches_the_engine() -> None:
             d = st.to_dict()
             sc = st.scores()
             for q in range(st.players):
-                strips = public.row_strips(d["capulanas"][q])
+                strips = _capulana_screen.row_strips(d["capulanas"][q])
                 assert strips == st.strips(q)
-                objs = public.objectives_met(strips, len(d["capulanas"][q]), len(d["hands"][q]), d["objectives"])
+                objs = capulana.objectives_met(strips, len(d["capulanas"][q]), len(d["hands"][q]), d["objectives"])
                 assert capulana.score_strips(strips).total + sum(o.points for o, ok in objs if ok) == sc[q]
     for g in range(20):
         cv = capivarias.new_game(seed=g, expansion=g % 2 == 1)
         while not cv.is_terminal:
             cv.push(rng.choice(cv.legal_moves()))
             v = cv.view(0)
-            pts = [sum(public.side_points(seg["sides"][p], seg["river"]["modifier"]) for seg in v["segments"])
+            pts = [sum(_capivarias_screen.side_points(seg["sides"][p], seg["river"]["modifier"]) for seg in v["segments"])
                    for p in (0, 1)]
             assert pts == cv.scores()
 
@@ -184,7 +184,7 @@ def test_announcements_show_only_what_the_others_may_see() -> None:
                 for h in readers:
                     assert not _leaks(text, _hidden(seen_at, h)), (text, h)
             if scored is not None:
-                console.print(render.capivarias_board(scored.view(0), 0, labels))
+                console.print(_capivarias_screen.board(scored.view(0), 0, labels))
                 assert not _leaks(console.export_text(), _hidden(scored, 0))
     assert {"made", "Auction", "Weaving", "has", "End", "took"} <= kinds, kinds
 

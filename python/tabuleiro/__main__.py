@@ -6,12 +6,12 @@
 lets a person play against the AI in the terminal, seeing only their own view
 (docs/play.md; needs the ``play`` extra).
 
-    tabuleiro demo [--game capivarias|capulana] [--seed N] [--expansion]
+    tabuleiro demo [--game capivarias|capulana|toy] [--seed N] [--expansion]
                    [--players N] [--quiet]
 
-plays a seeded game between uniformly random players and prints the river
-(Capivárias) or the capulanas (Capulana) at the end of every round, and the
-result.
+plays a seeded game between uniformly random players and prints what the
+game's presentation shows at the end of every round (the river of
+Capivárias, the capulanas of Capulana), and the result.
 
     tabuleiro arena GAME [--players N] [--expansion] --agents SPEC SPEC... --deals N
                    [--seed S] [--out FILE.jsonl] [--jobs N] [--backend local|ray [--address ADDR]]
@@ -35,67 +35,51 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 
-def _demo_capivarias(seed: int, expansion: bool, quiet: bool) -> int:
-    from . import capivarias
+def _demo(name: str, params: dict[str, Any], seed: int, quiet: bool) -> int:
+    """A seeded game between uniformly random players, printed through the
+    game's presentation (its round ends, its result line)."""
+    from ._game import load_game
 
-    state = capivarias.new_game(seed=seed, expansion=expansion)
+    state = load_game(name, **params).new_initial_state(seed=seed)
+    shown = state.game.presentation()
     choose = random.Random(seed)
-    rnd = 1
     moves = 0
     while not state.is_terminal:
         mover = state.current_player
         move = choose.choice(state.legal_moves())
-        river = state.apply_round_end(move)
+        before = state.clone()
+        scored = shown.apply(state, move)
         moves += 1
         if not quiet:
             print(f"player {mover}: {move}")
-        if river is not None:
-            print(f"\n--- end of round {rnd}: the river as scored ---")
-            print(river)
-            print(f"round wins now {state.to_dict()['round_wins']}\n")
-            rnd += 1
-    d = state.to_dict()
-    result = "a draw (R30)" if d["winner"] is None else f"player {d['winner']} wins"
-    print(f"{moves} moves, {d['round']} rounds: {result}; returns {state.returns()}")
+        for line in shown.demo_lines(before, state, scored):
+            print(line)
+    print(shown.demo_result(state, moves))
     return 0
 
 
-def _demo_capulana(seed: int, players: int, quiet: bool) -> int:
-    from . import capulana
+def _featured() -> str:
+    """The game the commands default to: the one whose presentation is featured."""
+    from ._game import game_class, games
 
-    state = capulana.new_game(players=players, seed=seed)
-    choose = random.Random(seed)
-    moves, rnd = 0, 1
-    while not state.is_terminal:
-        mover = state.current_player
-        move = choose.choice(state.legal_moves())
-        state.apply(move)
-        moves += 1
-        if not quiet:
-            print(f"player {mover}: {move}")
-        if state.is_terminal or state.to_dict()["round"] != rnd:
-            print(f"\n--- after round {rnd} ---")
-            print(state)
-            print()
-            rnd += 1
-    scores = state.scores()
-    best = max(scores)
-    winners = [p for p, x in enumerate(scores) if x == best]
-    print(f"{moves} moves; final scores {scores}; winner(s) {winners}; returns {state.returns()}")
-    return 0
+    names = games()
+    return next((n for n in names if game_class(n).presentation().featured), names[0])
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="tabuleiro", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="play a seeded game between random players and print it")
-    demo.add_argument("--game", choices=["capivarias", "capulana"], default="capivarias")
-    demo.add_argument("--players", type=int, default=3, help="Capulana: 2 to 5 players (default 3)")
+    from ._cli_params import add_param_options
+    from ._game import games
+
+    default_game = _featured()
+    demo.add_argument("--game", choices=games(), default=default_game, help=f"the game (default {default_game})")
     demo.add_argument("--seed", type=int, default=7, help="seed of the game and of the players (default 7)")
-    demo.add_argument("--expansion", action="store_true", help="Capivárias: play with the expansion cards")
+    add_param_options(demo)
     demo.add_argument("--quiet", action="store_true", help="print only the rivers and the result")
     from .arena.cli import add_parser as _add_arena_parser
 
@@ -125,12 +109,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return _arena(args, ar)
     if not 0 <= args.seed < 2**64:
         parser.error("--seed must be in [0, 2**64)")
-    if not 2 <= args.players <= 5:
-        parser.error("--players must be 2 to 5")
-    if args.command == "demo" and args.game == "capulana":
-        return _demo_capulana(args.seed, args.players, args.quiet)
     if args.command == "demo":
-        return _demo_capivarias(args.seed, args.expansion, args.quiet)
+        from ._cli_params import params_from_args
+        from ._game import game_class
+
+        try:
+            params = params_from_args(game_class(args.game), args)
+        except ValueError as e:
+            parser.error(str(e))
+        return _demo(args.game, params, args.seed, args.quiet)
     return 2  # pragma: no cover
 
 

@@ -26,6 +26,7 @@ from ._errors import InvalidMoveError, InvalidStateError
 from ._fields import U64, check_plain, check_seed, parse_json, short
 
 if TYPE_CHECKING:
+    from ._present import Presentation
     from ._state import Move, State
 
 __all__ = ["Game", "GameInfo", "Param", "game_of", "games", "load_game", "load_state", "load_view"]
@@ -110,6 +111,9 @@ class Game:
     TOOL_PARAMS: ClassVar[frozenset[str]] = frozenset()
     STATE: ClassVar[type["State"]]
     MOVE: ClassVar[type["Move"]]
+    #: The module whose ``PRESENTATION`` shows the game in the front ends
+    #: (imported when first asked for); "" for the generic presentation.
+    PRESENTATION_MODULE: ClassVar[str] = ""
     _texts: ClassVar[Optional[list[str]]] = None
 
     def __init__(self, **params: Any) -> None:
@@ -171,6 +175,22 @@ class Game:
             out.append(Param(pname, typ, lo, hi, typ(default), cls.PARAM_HELP.get(pname, ""),
                              pname in cls.TOOL_PARAMS))
         return tuple(out)
+
+    @classmethod
+    def presentation(cls) -> "Presentation":
+        """How the front ends (``tabuleiro play``, ``tabuleiro demo``, the
+        strength levels) show this game: a :class:`tabuleiro._present.Presentation`,
+        so they never branch on the game's name.
+
+        >>> load_game("toy").presentation().notation
+        ('play 3         play card 3 from your hand onto your pile',)
+        """
+        if not cls.PRESENTATION_MODULE:
+            from ._present import Presentation
+
+            return Presentation()
+        p: "Presentation" = importlib.import_module(cls.PRESENTATION_MODULE).PRESENTATION
+        return p
 
     @property
     def params(self) -> dict[str, Any]:

@@ -73,7 +73,7 @@ from typing import Any, Mapping, NamedTuple, Optional
 
 from ._core import MAX_NODES, MAX_THREADS, StopFlag
 from ._errors import GameOverError
-from ._game import load_view
+from ._game import game_class, games, load_view
 from ._state import State
 
 __all__ = ["Agent", "Analysis", "RandomAgent", "GreedyAgent", "SearchAgent", "LevelAgent", "SearchResult", "StopFlag",
@@ -398,19 +398,31 @@ def _ladder(*steps: Any) -> dict[int, tuple[str, dict[str, Any]]]:
             for n, step in enumerate(steps, 1)}
 
 
-#: Strength levels 1..10 per game: level -> (agent name, parameters). Every
+def _levels() -> dict[str, dict[int, tuple[str, dict[str, Any]]]]:
+    """Each registered game's ladder, as its presentation declares it, and
+    ``"default"``: the featured game's (the first game's if none is)."""
+    out: dict[str, dict[int, tuple[str, dict[str, Any]]]] = {}
+    default: Optional[dict[int, tuple[str, dict[str, Any]]]] = None
+    for name in games():
+        shown = game_class(name).presentation()
+        if shown.levels is not None:
+            out[name] = _ladder(*shown.levels)
+            if shown.featured or default is None:
+                default = out[name]
+    out["default"] = dict(default) if default is not None else _ladder(*["random"] * 4, *["greedy"] * 6)
+    return out
+
+
+#: Strength levels 1..10 per game: level -> (agent name, parameters), each
+#: game's declared by its presentation (``Game.presentation().levels``). Every
 #: budget is in iterations, not seconds, so a level plays the same move for
 #: the same seed and view on any machine. Level 10 is the strongest budget
 #: the calibration found worth its time (in Capivarias ismcts wins no more
 #: past about 10,000 iterations); docs/levels.md has the measured table and
 #: the command that made it. A game without a table of its own uses
-#: ``"default"``. Agents are made once per (level, seed, game): after
+#: ``"default"`` (Capivárias' table). Agents are made once per (level, seed, game): after
 #: changing a table, call ``_level_agent.cache_clear()``.
-LEVELS: dict[str, dict[int, tuple[str, dict[str, Any]]]] = {
-    "capivarias": _ladder("random", 2, 4, 8, "greedy", 100, 300, 1000, 3000, 10000),
-    "capulana": _ladder("random", 8, 30, 100, "greedy", 1000, 2500, 5000, 10000, 20000),
-}
-LEVELS["default"] = dict(LEVELS["capivarias"])
+LEVELS: dict[str, dict[int, tuple[str, dict[str, Any]]]] = _levels()
 
 
 @functools.lru_cache(maxsize=256)

@@ -373,6 +373,7 @@ class Capivarias(Game):
     PARAM_HELP = {"expansion": "play with the expansion cards", "first_player": "the player who starts round 1"}
     STATE = State
     MOVE = Move
+    PRESENTATION_MODULE = "tabuleiro._capivarias_show"
 
     def _seen_move(self, state: _State, move: _Move, player: int) -> tuple[Optional[str], str]:
         """Every move is public (a card taken from the row, face up, 2.4)."""

@@ -54,6 +54,7 @@ __all__ = [
     "State",
     "WeaveOption",
     "new_game",
+    "objectives_met",
     "random_playouts",
     "score_strips",
 ]
@@ -65,10 +66,6 @@ _PATTERNS = "-DTCZL"
 _WILD = 7
 COLOUR_NAMES = {"Y": "yellow", "G": "green", "R": "red", "B": "blue", "O": "orange"}
 PATTERN_NAMES = {"D": "diamonds", "T": "triangles", "C": "circles", "Z": "zigzags", "L": "leaves"}
-_OBJ_KEYS = [
-    "long-color", "long-pattern", "three-colors", "three-patterns", "long-capulana",
-    "no-loose-strip", "two-wilds", "saver", "many-pieces", "perfect-match",
-]
 PLACEMENTS = ("+", ">1", ">2", ">3", "<1", "<2", "<3")
 ORIENTATIONS = ("n", "r")
 
@@ -358,6 +355,26 @@ def score_strips(text: Union[str, Sequence[str]]) -> ScoreBreakdown:
     return _breakdown(strips)
 
 
+def objectives_met(strips: Sequence[str], pieces: int, hand: int,
+                   objectives: Sequence[str]) -> list[tuple[Objective, bool]]:
+    """Each objective named and whether a row of visible ``strips`` made of
+    ``pieces`` cards (the initial one included), its owner holding ``hand``
+    cards, meets it (R11: the C rules' test, the one the final score adds).
+
+    >>> [(o.name, ok) for o, ok in objectives_met(["YD"] * 6, pieces=2, hand=4, objectives=["OBJ1", "OBJ8"])]
+    [('OBJ1', True), ('OBJ8', True)]
+
+    :raises ValueError: a strip that is not notation, an unknown objective, more than 64 strips.
+    """
+    codes = [_strip_codes(s, "objectives_met") for s in strips]
+    if any(o not in _OBJ_BY_NAME for o in objectives):
+        raise ValueError(f"objectives_met: unknown objective in {list(objectives)!r}")
+    objs = [_OBJ_BY_NAME[o] for o in objectives]
+    met = _core.capulana_objectives_met(load_game("capulana")._core, [c for c, _ in codes], [p for _, p in codes],
+                                        pieces, hand, sum(1 << o.index for o in objs))
+    return [(o, bool(met >> o.index & 1)) for o in objs]
+
+
 # --- weaving options ---------------------------------------------------------------------------
 
 
@@ -571,6 +588,7 @@ class Capulana(Game):
     TOOL_PARAMS = frozenset({"legacy_determinize"})   # a determinization, not a rule: not in OpenSpiel/PettingZoo
     STATE = State
     MOVE = Move
+    PRESENTATION_MODULE = "tabuleiro._capulana_show"
 
     def _seen_move(self, state: _State, move: _Move, player: int) -> tuple[Optional[str], str]:
         return _events.seen_move(state, move, player)       # what a seat sees: _capulana_events

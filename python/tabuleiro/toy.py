@@ -36,6 +36,7 @@ from typing import Any, ClassVar, Mapping, Optional
 from ._errors import InvalidMoveError
 from ._fields import Fields, check_seed, unsigned
 from ._game import Game, load_game
+from ._present import Presentation
 from ._state import Move as _Move
 from ._state import State as _State
 
@@ -191,6 +192,7 @@ class Toy(Game):
     PARAM_TYPES: ClassVar[dict[str, type]] = {}
     STATE = State
     MOVE = Move
+    PRESENTATION_MODULE = "tabuleiro.toy"
 
     def _seen_move(self, state: _State, move: _Move, player: int) -> tuple[Optional[str], str]:
         """Every move is public (a card played face up); the draw after it is not."""
@@ -250,6 +252,23 @@ class Toy(Game):
 
 
 GAME = Toy
+
+
+class ToyPresentation(Presentation):
+    """Toy in the front ends: the generic board (the text of a state rebuilt
+    from the seat's view) and every move announced, since a card played lies
+    face up on its pile.
+
+    >>> PRESENTATION.public_moves, PRESENTATION.levels is None
+    (True, True)
+    """
+
+    public_moves = True
+    notation = ("play 3         play card 3 from your hand onto your pile",)
+
+
+#: The presentation ``Toy.presentation()`` returns.
+PRESENTATION = ToyPresentation()
 
 # --- module functions ----------------------------------------------------------------------
 

@@ -18,7 +18,8 @@ import json
 import sys
 from typing import Any
 
-from .._game import games
+from .._cli_params import add_param_options, params_from_args
+from .._game import game_class, games
 from .report import skipped_warning
 from .runner import run
 from .specs import parse_agent
@@ -34,8 +35,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         description="Play every deal once per seat rotation of every table of agents; "
                     "print win shares, ratings, Elo and SPRT (docs/arena.md).")
     ar.add_argument("game", choices=games(), help="the game")
-    ar.add_argument("--players", type=int, default=None, help="players (Capulana: 2 to 5)")
-    ar.add_argument("--expansion", action="store_true", help="Capivárias: play with the expansion cards")
+    add_param_options(ar)
     ar.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
                     help="agent specs: random, greedy, flatmc|mcts|ismcts[:key=value,...], module:attr")
     ar.add_argument("--deals", type=int, required=True, help="deals (seeds) to play, each in every seat rotation")
@@ -62,12 +62,8 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Run ``tabuleiro arena`` with the arguments ``parser`` (from
     :func:`add_parser`) parsed; the exit status. (``tabuleiro``'s main has
     already checked the ranges of ``--seed`` and ``--jobs``.)"""
-    params: dict[str, object] = {}
-    if args.players is not None:
-        params["players"] = args.players
-    if args.expansion:
-        params["expansion"] = True
     try:
+        params = params_from_args(game_class(args.game), args)
         sprt = None if args.sprt is None else SPRT.parse(args.sprt)
         if args.deals < 0:
             raise ValueError("--deals must be at least 0")

@@ -3,7 +3,12 @@
 
     tabuleiro play capivarias [--expansion] [--level N] [--seed N]
     tabuleiro play capulana [--players N] [--seats human,level:7,greedy]
+    tabuleiro play toy
     tabuleiro play --load FILE
+
+Every registered game plays here; each game's parameters are options
+(``--players``, ``--expansion``, ...: ``tabuleiro._cli_params``) and what the
+screen shows of a game comes from its presentation (``Game.presentation()``).
 
 This module holds only the command line (no rich import), so the core
 install stays free of dependencies; see ``docs/play.md``.
@@ -24,13 +29,16 @@ INSTALL_HINT = "tabuleiro play needs rich: pip install 'tabuleiro[play]'"
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """The ``play`` subcommand on an ``add_subparsers()`` object."""
+    from .._cli_params import add_param_options
+    from .._game import game_class, games
+
+    titles = " or ".join(game_class(name).title for name in games())
     p: argparse.ArgumentParser = sub.add_parser(
         "play", help="play against the AI in the terminal (needs rich)",
-        description="Play Capivárias or Capulana in the terminal against agents. "
+        description=f"Play {titles} in the terminal against agents. "
                     "Seat specs: human, random, greedy, ismcts:iterations=2000, level:7 (1..10).")
-    p.add_argument("game", nargs="?", choices=["capivarias", "capulana"], help="the game (optional with --load)")
-    p.add_argument("--players", type=int, default=None, help="Capulana: 2 to 5 players (default 3)")
-    p.add_argument("--expansion", action="store_true", help="Capivárias: play with the expansion cards")
+    p.add_argument("game", nargs="?", choices=games(), help="the game (optional with --load)")
+    add_param_options(p)
     p.add_argument("--level", type=int, default=None, help="strength of the agent seats without a spec, 1..10 (default 5)")
     p.add_argument("--seats", default=None,
                    help="comma-separated seat specs in seat order (default: human at seat 0, agents at --level)")
@@ -55,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from rich.console import Console
 
-    from .._game import load_game
+    from .._cli_params import params_from_args
+    from .._game import game_class, games, load_game
     from .seats import DEFAULT_LEVEL, make_seat, split_seats
     from .session import Session, load_save
 
@@ -83,20 +92,14 @@ def run(args: argparse.Namespace) -> int:
             seed = data.get("seed", 0) if isinstance(data.get("seed", 0), int) else 0
     else:
         if not args.game:
-            return _fail("choose a game: tabuleiro play capivarias | capulana (or --load FILE)")
+            return _fail(f"choose a game: tabuleiro play {' | '.join(games())} (or --load FILE)")
         if seed is None:
             seed = random.SystemRandom().randrange(1 << 31)
-        if args.game == "capulana":
-            players = 3 if args.players is None else args.players
-            if not 2 <= players <= 5:
-                return _fail("--players must be 2 to 5")
-            if args.expansion:
-                return _fail("--expansion is for Capivárias")
-            state = load_game("capulana", players=players).new_initial_state(seed=seed)
-        else:
-            if args.players not in (None, 2):
-                return _fail("Capivárias is a 2-player game")
-            state = load_game("capivarias", expansion=args.expansion).new_initial_state(seed=seed)
+        try:
+            params = params_from_args(game_class(args.game), args)
+        except ValueError as e:
+            return _fail(str(e))
+        state = load_game(args.game, **params).new_initial_state(seed=seed)
     n = state.game.num_players
     if args.seats is not None:
         specs = split_seats(args.seats)

@@ -9,26 +9,22 @@ from __future__ import annotations
 import json
 import threading
 import time
-from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
 from rich.console import Console, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
-from .. import capivarias, capulana
 from .._errors import IllegalMoveError, InvalidMoveError, InvalidStateError, TabuleiroError
-from .._game import Game, load_game
+from .._game import Game, game_class, load_game, load_state
 from .._state import State
 from ..agents import Agent, SearchResult, StopFlag
-from . import render
-from .public import auction_lines, capivarias_move_text, offer_count, weave_reveals
+from .render import Event
 from .seats import Seat, make_seat
 
 __all__ = ["Event", "Session", "SAVE_FORMAT", "load_save", "public_events"]
 
 SAVE_FORMAT = "tabuleiro-play"
-_CP = {c.name: c for c in capulana.CARDS}
 PROMPT = "move> "
 
 COMMANDS = [
@@ -42,93 +38,15 @@ COMMANDS = [
         ("help", "this text"),
         ("quit", "leave the game (it is not saved)"),
 ]
-NOTATION = {
-    "capivarias": [
-        "C3 · X1 · T5   take a herd card into segment 0",
-        "V2             take a capiolin (it enters the first segment where your side is empty)",
-        "OP1@2/C3       capionça under segment 2 pushing C3 (OS switch one, OA1@1 switch all, OP2@1 no target)",
-        "KC/C4          capitico on its guardian C4 ·  S1/KC  capissor sends KC and its guardian to segment 0",
-        "discard KX     take a card that cannot be placed",
-    ],
-    "capulana": [
-        "bid 1          start an offer on slot 1",
-        "offer F13      add F13 to your offer (up to 3 cards) ·  done  close it",
-        "F13 r>2        weave F13: n/r orientation; + touching, >k over k strips, <k under k strips",
-        "stop           end your weaving turn",
-    ],
-}
-
-
-@dataclass(frozen=True)
-class Event:
-    """One line for the screen: ``text`` and who may see it (``audience``
-    None: everyone; else that player only)."""
-
-    text: Text
-    audience: Optional[int] = None
-
-
-def _other(n: int, q: int) -> int:
-    return (q + 1) % n
 
 
 def public_events(before: State, after: State, move: Any, mover: int, labels: Sequence[str],
                   scored: Optional[State] = None) -> list[Event]:
-    """What one move shows: ``before`` and ``after`` are the states around it
-    (read only through views of players who did not see more than the
-    audience), ``scored`` the river as scored if the move ended a
-    Capivárias round."""
-    who = f"P{mover}" + (f" ({labels[mover]})" if labels[mover] else "")
-    out: list[Event] = []
-    if isinstance(move, capivarias.Move):
-        out.append(Event(Text(f"{who} {capivarias_move_text(move)}")))
-        if scored is not None:
-            v = scored.view(0)
-            sc = scored.scores()
-            res = "a tie: both win the round" if sc[0] == sc[1] else f"P{0 if sc[0] > sc[1] else 1} wins the round"
-            after_view = after.view(0)
-            wins = after_view["round_wins"]
-            t = Text(f"End of round {v['round']}: P0 {sc[0]} – P1 {sc[1]}, {res}; round wins {wins[0]}–{wins[1]}",
-                     style="bold")
-            out.append(Event(t))
-        return out
-    assert isinstance(move, capulana.Move)
-    n = before.game.num_players
-    v_before = before.view(_other(n, mover))          # what the others saw before the move
-    v_after = after.view(_other(n, mover))
-    kind = move.kind
-    if kind == "bid":
-        out.append(Event(Text(f"you start an offer on slot {move.slot}", style="dim"), mover))
-    elif kind == "offer":
-        out.append(Event(Text(f"you add {move.card.name} to your offer", style="dim"), mover))  # type: ignore[union-attr]
-    elif kind == "done":
-        o = v_before["open_offer"]
-        k = offer_count(o)
-        what = f"{k} card{'s' if k != 1 else ''}" if k else "empty"
-        out.append(Event(Text(f"{who} made an offer on slot {o['slot']} ({what})")))
-        if v_after["phase"] != "offer":
-            # The auction has resolved: every offered and announced card is public now (R5, R6),
-            # so the offers as they stood are read from the full state here.
-            full = before.to_dict()
-            offers = full["offers"] + [full["open_offer"]]
-            out.append(Event(Text(f"Auction of round {v_before['round']}:", style="bold")))
-            for line in auction_lines(offers, v_before["slots"], v_after["known"]):
-                out.append(Event(Text("  " + line)))
-    elif kind in ("weave", "stop"):
-        text = f"you wove {move}" if kind == "weave" else "you stop weaving"
-        out.append(Event(Text(text, style="dim"), mover))
-        if v_after["phase"] != "weave" or (v_after["weave_done"][mover] and not v_before["weave_done"][mover]):
-            out.append(Event(Text(f"{who} has woven" + ("" if v_after["phase"] != "weave" else
-                                                        " (hidden until everyone has)"))))
-        if v_after["phase"] != "weave":
-            # The step is over: what everyone wove is visible to all (R7). Rows at the step's start are
-            # as a player other than their owner saw them; rows now as anyone sees them.
-            start = [before.view(_other(n, q))["capulanas"][q] for q in range(n)]
-            now = [after.view(_other(n, q))["capulanas"][q] for q in range(n)]
-            out.append(Event(Text(f"Weaving of round {v_before['round']} revealed:", style="bold")))
-            for line in weave_reveals(start, now):
-                out.append(Event(Text("  " + line)))
-    return out
+    """What one move shows, each line with its audience: the game's
+    presentation decides (``Presentation.events``). ``before`` and ``after``
+    are the states around the move, ``scored`` what ``Presentation.apply``
+    returned for it."""
+    return before.game.presentation().events(before, after, move, mover, labels, scored)
 
 
 def load_save(data: Any) -> tuple[State, Optional[list[str]]]:
@@ -146,8 +64,9 @@ def load_save(data: Any) -> tuple[State, Optional[list[str]]]:
         raise ValueError("seats must be a list of seat specs (strings)")
     if "root" in data:
         name, params = data.get("game"), data.get("params", {})
-        if name not in ("capivarias", "capulana"):
+        if not isinstance(name, str):
             raise ValueError(f"unknown game {name!r}")
+        game_class(name)                        # ValueError naming the registered games
         if not isinstance(params, dict):
             raise ValueError("params must be an object")
         game = load_game(name, **params)
@@ -164,11 +83,7 @@ def load_save(data: Any) -> tuple[State, Optional[list[str]]]:
     d = data.get("state", data)
     if not isinstance(d, dict):
         raise ValueError("state must be an object")
-    name = d.get("game")
-    mod = {"capivarias": capivarias, "capulana": capulana}.get(name)  # type: ignore[arg-type]
-    if mod is None:
-        raise ValueError(f"unknown game {name!r}")
-    return mod.State.from_dict(d), seats
+    return load_state(d), seats
 
 
 class Quit(Exception):
@@ -183,9 +98,9 @@ class Session:
     def __init__(self, console: Console, state: State, seats: Sequence[Seat], *, hint: str = "ismcts:iterations=5000",
                  seed: int = 0, input_fn: Callable[[str], str] = input) -> None:
         self.console = console
-        self.state: Any = state           # a capivarias.State or a capulana.State
+        self.state: Any = state
         self.game: Game = state.game
-        self.name = self.game.name
+        self.shown = self.game.presentation()   # everything that differs between games
         self.seats = list(seats)
         self.humans = [i for i, s in enumerate(self.seats) if s.human]
         if not self.humans:
@@ -217,46 +132,15 @@ class Session:
         self.console.print(Text("✗ " + " ".join(text.split()), style="bold red"), no_wrap=True, overflow="ellipsis")
 
     def board(self, me: int) -> RenderableType:
-        v = self.state.view(me)
-        if self.name == "capivarias":
-            return render.capivarias_board(v, me, self.labels)
-        return render.capulana_board(v, me, self.labels)
+        return self.shown.board(self.game, self.state.view(me), me, self.labels)
 
     def moves_view(self, me: int) -> RenderableType:
-        moves = self.state.legal_moves()
-        notes: dict[int, str] = {}
-        if self.name == "capulana" and any(m.kind == "weave" for m in moves):
-            for m in moves:
-                if m.kind == "weave":
-                    c = self.state.clone()
-                    c.push(m)
-                    notes[m.action] = str(c.capulana_scores()[me])
-        return render.moves_list(self.name, moves, notes)
+        return self.shown.moves_view(self.state, me)
 
     def compact(self, me: int) -> None:
         """A short status between a person's consecutive decisions."""
-        v = self.state.view(me)
-        if self.name != "capulana":
-            return
-        o = v["open_offer"]
-        if o and o["player"] == me:
-            cards = o["cards"]
-            t = Text(f"your open offer on slot {o['slot']}: ")
-            t.append(" ".join(cards) or "no card yet", style="bold")
-            if cards:
-                t.append(f" (${sum(_CP[c].value for c in cards)})", style="bright_green")
-            t.append(" — add a card (at most 3) or done", style="dim")
-            self.console.print(t)
-        elif v["phase"] == "weave":
-            strips = self.state.strips(me)
-            t = Text("your capulana now: ")
-            t.append_text(render.strips_text(strips))
-            t.append(f"  score {self.state.capulana_scores()[me]}, woven {v['woven'][me]} of at most 2 this step")
-            self.console.print(t)
-            self.console.print(Text("your hand", style="bold"))
-            self.console.print(render.hand_view(v["hands"][me]))
-        else:
-            self.console.print(self.board(me))
+        for part in self.shown.compact(self.state, me, self.labels):
+            self.console.print(part)
 
     # --- the game loop --------------------------------------------------------------------------
     def run(self) -> int:
@@ -278,7 +162,7 @@ class Session:
         return 0
 
     def intro(self) -> None:
-        title = self.game.title + (" + expansion" if self.game.params.get("expansion") else "")
+        title = self.shown.title(self.game)
         seats = ", ".join(f"P{i} {'you' if s.human and len(self.humans) == 1 else s.label}"
                           for i, s in enumerate(self.seats))
         self.console.print(Rule(Text(f"{title} · {seats}", style="bold")))
@@ -393,29 +277,14 @@ class Session:
                 raise InvalidMoveError(f"{text!r} is not {self.game.title} notation") from None
 
     def normalise(self, text: str) -> str:
-        """Lower-case input made into notation (``c3`` → ``C3``, ``f13 R>2`` → ``F13 r>2``)."""
-        parts = text.split()
-        if self.name == "capivarias":
-            if parts and parts[0].lower() == "discard":
-                return " ".join(["discard"] + [x.upper() for x in parts[1:]])
-            return " ".join(x.upper() for x in parts)
-        if len(parts) == 1:
-            return parts[0].lower()
-        if len(parts) == 2 and parts[0].lower() in ("bid", "offer"):
-            return f"{parts[0].lower()} {parts[1].upper()}"
-        if len(parts) == 2:
-            return f"{parts[0].upper()} {parts[1].lower()}"
-        return text
+        """Typed input made into notation (``c3`` → ``C3``, ``f13 R>2`` → ``F13 r>2``): the game's rule."""
+        return self.shown.normalise(text)
 
     # --- moves --------------------------------------------------------------------------------
     def play(self, move: Any, mover: int) -> None:
         before = self.state.clone()
-        scored: Optional[State] = None
-        if self.name == "capivarias":
-            scored = self.state.apply_round_end(move)
-        else:
-            self.state.push(move)
-        events = public_events(before, self.state, move, mover, self.labels, scored)
+        scored = self.shown.apply(self.state, move)
+        events = self.shown.events(before, self.state, move, mover, self.labels, scored)
         if mover in self.stats:
             for i, e in enumerate(events):
                 if e.audience is None and e.text.plain.startswith(f"P{mover} "):
@@ -426,9 +295,10 @@ class Session:
                     events[i] = Event(t, None)
                     break
         self.say(events)
-        if scored is not None and not self.state.is_terminal:     # the last round's river: in the final screen
-            self.console.print(render.capivarias_board(scored.view(0), self.viewer, self.labels, wins=False,
-                                                       title=f"The river as scored, round {scored.view(0)['round']}"))
+        if scored is not None and not self.state.is_terminal:     # the last one: in the final screen
+            screen = self.shown.scored_screen(scored, self.viewer, self.labels)
+            if screen is not None:
+                self.console.print(screen)
         if mover != self.viewer or scored is not None or any(e.audience is None for e in events):
             self.fresh = True       # something the person did not just do themselves: draw the table
 
@@ -479,7 +349,7 @@ class Session:
             t.append(f"  {k:<12}", style="bold cyan")
             t.append(v + "\n")
         t.append(f"{self.game.title} notation:\n", style="bold")
-        for line in NOTATION[self.name]:
+        for line in self.shown.notation:
             t.append(f"  {line}\n")
         self.console.print(t, end="")
 
@@ -523,7 +393,7 @@ class Session:
         return True
 
     def save_data(self) -> dict[str, Any]:
-        return {"format": SAVE_FORMAT, "version": 1, "game": self.name, "params": self.game.params,
+        return {"format": SAVE_FORMAT, "version": 1, "game": self.game.name, "params": self.game.params,
                 "seats": [s.spec for s in self.seats], "hint": self.hint_spec,
                 "root": self.state.root().to_dict(), "history": self.state.history()}
 
@@ -545,26 +415,5 @@ class Session:
         me = self.humans[0] if len(self.humans) == 1 else None
         viewer = self.viewer if self.viewer is not None else self.humans[0]
         self.console.print(Rule(Text("Game over", style="bold")))
-        if self.name == "capivarias":
-            st = self.state.root()
-            rounds: list[tuple[int, Sequence[int]]] = []
-            last: Optional[State] = None
-            for a in self.state.history():
-                sc = st.apply_round_end(a)
-                if sc is not None:
-                    rounds.append((sc.view(0)["round"], sc.scores()))
-                    last = sc
-            view = (last or self.state).view(0)
-            final_view = self.state.view(0)
-            view["round_wins"], view["winner"] = final_view["round_wins"], final_view["winner"]
-            self.console.print(render.capivarias_final(view, me, self.labels, rounds, final_view["winner"]))
-            return
-        outcome = self.state.outcome()
-        assert outcome is not None
-        scores = list(outcome.scores)
-        top = max(scores)
-        winners = [q for q, s in enumerate(scores) if s == top]
-        self.console.print(render.capulana_final(self.state.view(viewer), me, self.labels, scores, winners))
-        names = ", ".join(f"P{q}" + (f" ({self.labels[q]})" if self.labels[q] else "") for q in winners)
-        self.console.print(Text(f"{names} win{'s' if len(winners) == 1 else ''} with {top} points"
-                                + (" (a shared win)" if len(winners) > 1 else ""), style="bold"))
+        for part in self.shown.final_screen(self.state, viewer, me, self.labels):
+            self.console.print(part)
