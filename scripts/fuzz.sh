@@ -10,7 +10,7 @@
 # found" and exits 0.
 #
 # Environment: CC (default clang), TABULEIRO_FUZZ_BUILD (build directory,
-# default build/fuzz), FUZZ_HARNESSES (default "capivarias capulana toy"),
+# default build/fuzz), FUZZ_HARNESSES (default: every csrc/fuzz/fuzz_<game>.c),
 # FUZZ_ARGS (extra libFuzzer flags, e.g. "-jobs=2 -workers=2").
 set -u -o pipefail
 
@@ -22,7 +22,8 @@ esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 cc=${CC:-clang}
 build=${TABULEIRO_FUZZ_BUILD:-$root/build/fuzz}
-harnesses=${FUZZ_HARNESSES:-capivarias capulana toy}
+default_harnesses=$(cd "$root/csrc/fuzz" && for f in fuzz_*.c; do f=${f#fuzz_}; printf '%s ' "${f%.c}"; done)
+harnesses=${FUZZ_HARNESSES:-$default_harnesses}
 
 skip() {
     echo "fuzzing skipped: clang with libFuzzer not found"
