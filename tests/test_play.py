@@ -384,3 +384,119 @@ def test_a_level_seat_and_the_default_seats() -> None:
     assert "P1 level 1" in out and "P2 level 1" in out
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+# --- issue 28: known cards, the weaving grid, the levels ----------------------------------------------------
+
+KNOWN = re.compile(r"(\d+) cards?(?: \+ (\d+) offered)? \(known([^:]*): ([^)]*)\)")
+
+
+def known_in_hands(text: str) -> list[tuple[int, int, bool, int]]:
+    """Every hand with known cards in a drawn players' table: (hand count,
+    cards in offers, whether the known cards may lie in an offer, known)."""
+    return [(int(m[1]), int(m[2] or 0), "offer" in m[3], len(m[4].split())) for m in KNOWN.finditer(text)]
+
+
+def check_known(text: str) -> int:
+    """Known cards said to be in a hand never outnumber it; those "in hand or
+    offer" never outnumber the hand and the offers. How many hands showed
+    more known cards than the hand holds."""
+    over = 0
+    for count, offered, or_offer, known in known_in_hands(text):
+        assert known <= count + (offered if or_offer else 0), (count, offered, or_offer, known, text)
+        over += known > count
+    return over
+
+
+def test_known_cards_never_exceed_the_hand_count() -> None:
+    """Known cards may lie in face-down offers (RULES.md part 4): the table
+    says so rather than put more known cards in a hand than it holds."""
+    rng = random.Random(11)
+    over = hands = 0
+    for g in range(8):
+        st = capulana.new_game(players=2 + g % 4, seed=g)
+        while not st.is_terminal:
+            st.push(rng.choice(st.legal_moves()))
+            if rng.random() > (0.15 if st.to_dict()["phase"] == "offer" else 0.03):
+                continue
+            me = rng.randrange(st.players)
+            console = Console(record=True, width=400, color_system=None, file=open(os.devnull, "w"))
+            console.print(_capulana_screen.board(st.view(me), me, [""] * st.players))
+            text = console.export_text()
+            over += check_known(text)
+            hands += len(known_in_hands(text))
+    assert hands > 100 and over > 10, (hands, over)          # the case arose, and was said right
+
+
+def _weaving_states(n: int, seed: int) -> list[Any]:
+    rng = random.Random(seed)
+    out = []
+    for g in range(n):
+        st: Any = capulana.new_game(players=2 + g % 4, seed=rng.randrange(1 << 30))
+        while not st.is_terminal:
+            if any(m.kind == "weave" for m in st.legal_moves()):
+                out.append(st.clone())
+            st.push(rng.choice(st.legal_moves()))
+    return out
+
+
+def test_the_weaving_grid_fits_a_24_line_terminal_in_pages() -> None:
+    """Between two weaving decisions the status, a page of the grid, the
+    "to move" line and the prompt fit 24 lines of 80 columns; the pages
+    hold every weaving move once, by its number in the whole list."""
+    shown = capulana.new_game(players=3, seed=1).game.presentation()
+    biggest = 0
+    states = _weaving_states(8, seed=3)
+    assert len(states) > 60
+    for st in states:
+        me = st.current_player
+        moves = st.legal_moves()
+        numbers: list[int] = []
+        page = 1
+        while True:
+            console = Console(record=True, width=80, height=24, color_system=None, file=open(os.devnull, "w"))
+            try:
+                view = shown.moves_view(st, me, page)
+            except ValueError as e:
+                assert page > 1 and f"no page {page} of moves" in str(e)
+                break
+            for part in shown.compact(st, me, [""] * st.players):
+                console.print(part)
+            console.print(view)
+            text = console.export_text()
+            lines = len(text.splitlines()) + 2
+            assert lines <= 24, text
+            biggest = max(biggest, lines)
+            numbers += [int(x) for x in re.findall(r"(\d+)→", text)]
+            page += 1
+        weaves = [i for i, m in enumerate(moves, 1) if m.kind == "weave"]
+        assert sorted(numbers) == weaves
+    assert biggest >= 20                                   # the pages are used, not just short hands
+    with pytest.raises(ValueError, match="no page 2 of moves"):
+        shown.moves_view(capulana.new_game(players=3, seed=1), 0, 2)  # an offer phase: one page
+
+
+def test_levels_are_announced_as_docs_levels_says() -> None:
+    """The opening names what each level plays (level 5 is greedy, no
+    search); an agent's search is told in iterations a move."""
+    console = Console(record=True, width=200, color_system=None, file=open(os.devnull, "w"))
+    st = capulana.new_game(players=4, seed=1)
+    seats = [make_seat(spec, q, 1) for q, spec in enumerate(["human", "level:5", "level:8", "level:1"])]
+    s = Session(console, st, seats, hint="greedy")
+    s.intro()
+    text = console.export_text()
+    assert "P1 level 5 plays greedy: the best immediate score, no search" in text
+    assert "P2 level 8 plays ismcts, 5,000 iterations a move" in text       # docs/levels.md, Capulana level 8
+    assert "P3 level 1 plays random moves" in text
+    assert Session.search_note(20000, 0.5, 4) == "   5,000 iterations a move over 4 moves, 0.5 s"
+    # an agent's hidden moves (a bid and its offered cards) are counted with the offer it closes
+    console = Console(record=True, width=200, color_system=None, file=open(os.devnull, "w"))
+    st = capulana.new_game(players=2, seed=3)
+    seats = [make_seat("level:6", 0, 3), make_seat("human", 1, 3)]
+    s = Session(console, st, seats, hint="greedy")
+    s.viewer = 1
+    while st.current_player == 0:
+        s.agent_turn(0)
+    text = console.export_text()
+    assert re.search(r"P0 \(level 6\) made an offer on slot \d \(\d cards?\)\s+1,000 iterations( a move over \d moves)?",
+                     text), text

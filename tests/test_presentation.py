@@ -162,7 +162,7 @@ def test_toy_plays_a_whole_game_in_the_terminal(tmp_path: Path) -> None:
     assert "hint:" in send(child, "hint")
     assert "saved to" in send(child, "save a.json")
     out = send(child, "1")
-    assert f"P0 (you) play {hand[0]}" in out and "P1 (greedy) play" in out
+    assert f"P0 (you): play {hand[0]}" in out and "P1 (greedy): play" in out
     assert "undone 2 moves" in send(child, "undo")
     send(child, "save b.json")
     assert saved(tmp_path / "a.json")["root"] == saved(tmp_path / "b.json")["root"]
@@ -178,3 +178,110 @@ def test_toy_plays_a_whole_game_in_the_terminal(tmp_path: Path) -> None:
     until_prompt(child)
     final = play_out(child)
     assert "result: " in final and ("wins: scores" in final or "A draw" in final), final
+
+
+# --- issue 28: what the terminal says ---------------------------------------------------------------------
+
+
+def test_the_presentation_has_no_public_moves_flag() -> None:
+    """Which moves everyone sees is the rules' (``Game._seen_move``), read through the event feed."""
+    assert not hasattr(Presentation, "public_moves")
+    for name in GAMES:
+        assert not hasattr(load_game(name).presentation(), "public_moves"), name
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_default_announcements_are_the_event_feed(name: str) -> None:
+    """The generic ``events`` shows each seat its own feed's texts: a line
+    every seat's feed holds alike goes to all, others to their seat."""
+    pytest.importorskip("rich")
+    game = load_game(name)
+    rng = random.Random(4)
+    shown = Presentation()
+    for deal in range(3):
+        st = game.new_initial_state(seed=deal)
+        while not st.is_terminal:
+            mover = st.current_player
+            move = rng.choice(st.legal_moves())
+            labels = [""] * game.num_players
+            events = shown.events(st.clone(), st, move, mover, labels)
+            for q in range(game.num_players):
+                mine = [e.text.plain for e in events if e.audience in (None, q)]
+                feed = [e["text"] for e in game.public_events(st, move, q)]
+                assert len(mine) == len(feed)
+                for line, text in zip(mine, feed):
+                    assert text.lower() in line.lower().replace("━━ ", "").replace(" ━━", ""), (line, text)
+            st.push(move)
+
+
+def test_rules_pages_fit_a_terminal_and_help_reaches_them() -> None:
+    pytest.importorskip("rich")
+    for name in GAMES:
+        for params in ({}, {"expansion": True}) if name == "capivarias" else ({},):
+            game = load_game(name, **params)
+            pages = game.presentation().rules(game)
+            assert pages, name
+            for page in pages:
+                lines = page.splitlines()
+                assert lines[0].startswith("How to play ") and len(lines) <= Presentation.page_lines, (name, page)
+                assert max(len(x) for x in lines) <= 79, (name, max(lines, key=len))
+            state = game.new_initial_state(seed=1)
+            text = _commands(state, ["help", "rules", "help rules", *(f"rules {i}" for i in range(2, len(pages) + 1)),
+                                     f"rules {len(pages) + 1}", "rules x"])
+            assert "rules" in text.split("notation:")[0]                     # help names the command
+            for page in pages:
+                assert page.splitlines()[0] in text
+            assert f"no page {len(pages) + 1} of rules" in text and "rules takes a page number" in text
+
+
+def _commands(state: Any, lines: list[str]) -> str:
+    from rich.console import Console
+
+    from tabuleiro.tui.seats import make_seat
+    from tabuleiro.tui.session import Session
+
+    console = Console(record=True, width=100, color_system=None, file=open(os.devnull, "w"))
+    s = Session(console, state, [make_seat("human", q, 0) for q in range(state.game.num_players)], hint="greedy")
+    for line in lines:
+        assert s.command(state.current_player, line) is False
+    return console.export_text()
+
+
+def test_help_lists_only_the_notation_of_the_game_played() -> None:
+    pytest.importorskip("rich")
+    expansion_only = ("KC/C4", "S1/KC", "capitico", "capissor", "capiolin")
+    base = _commands(load_game("capivarias").new_initial_state(seed=1), ["help"])
+    assert "OP1@2/C3" in base and not any(w in base for w in expansion_only), base
+    rules = _commands(load_game("capivarias").new_initial_state(seed=1), ["rules", "rules 2"])
+    assert not any(w in rules for w in expansion_only), rules
+    full = _commands(load_game("capivarias", expansion=True).new_initial_state(seed=1), ["help", "rules"])
+    assert all(w in full for w in expansion_only), full
+    capulana = _commands(load_game("capulana").new_initial_state(seed=1), ["help"])
+    assert "offer F13" in capulana and "OP1@2" not in capulana
+
+
+def test_a_new_round_has_a_banner_after_the_old_rounds_scores() -> None:
+    """Every game with rounds: the move that starts round N shows "Round N
+    begins" to everyone, after what it scored (Capivárias' river as scored)."""
+    pytest.importorskip("rich")
+    from rich.console import Console
+
+    from tabuleiro.tui.seats import make_seat
+    from tabuleiro.tui.session import Session
+
+    for name, params in (("capivarias", {}), ("capulana", {"players": 3})):
+        game = load_game(name, **params)
+        st = game.new_initial_state(seed=2)
+        console = Console(record=True, width=160, color_system=None, file=open(os.devnull, "w"))
+        s = Session(console, st, [make_seat("human", q, 0) for q in range(game.num_players)], hint="greedy")
+        rng = random.Random(2)
+        while not s.state.is_terminal:
+            s.viewer = s.state.current_player
+            s.play(rng.choice(s.state.legal_moves()), s.state.current_player)
+        text = console.export_text()
+        rounds = s.state.to_dict()["round"]
+        assert rounds >= 2
+        for r in range(2, rounds + 1):
+            assert text.count(f"Round {r} begins") == 1, (name, r)
+        if name == "capivarias":
+            assert text.index("The river as scored, round 1") < text.index("Round 2 begins")

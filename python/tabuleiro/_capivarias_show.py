@@ -22,6 +22,53 @@ if TYPE_CHECKING:
 
 __all__ = ["PRESENTATION", "CapivariasPresentation"]
 
+_RULES = """\
+How to play {title} (1 of 2: the game; rules 2: the screen)
+Goal: win 2 rounds. The river has three segments, 0 to 2 in flow order, and
+each segment has your side and the other player's side.
+Your turn: take one of the available cards and place it:
+  herd card (C capicria, X capiôx, T capitchê; number 1 to 5): it enters
+    segment 0 on your side. If a card of its herd lies in that segment (either
+    side), the lower number is pushed on to the next segment, which can push
+    again (a 1 beats a 5); pushed out of segment 2, a card is discarded.
+  capionça (OP push, OS switch one, OA switch all): under a segment that has
+    none yet; at once it pushes one capybara there on, switches one to the
+    other side, or switches every card there to the other side.
+{expansion}The available row refills to 4 cards when 1 is left; the round ends when 1
+is left and the pile is empty (who took the last card starts the next one).
+Scoring: each capybara on your side scores its number + the river modifier of
+its segment. The higher total wins the round; a tie is a win for both. With 2
+wins you win the game; both at 2 or more: the next untied round decides; still
+undecided after round 9, the game is a draw."""
+
+_EXPANSION = """\
+  capitico (K): joins a capybara of its herd (its guardian), which comes to
+    your side; a guardian is never pushed; +1 point. capissor (S): sends a
+    capitico and its guardian back to segment 0. capiolin (V): enters the first
+    segment where your side is empty; a capybara pushed off its side switches.
+"""
+
+_CAPITICO = "C4+KC          a capybara with the capitico that guards it\n"
+
+_SCREEN = """\
+How to play Capivárias (2 of 2: the screen; rules: the game)
+river ↓        the segments in flow order: 0, where herds enter, to 2
+segment 1 -1   the segment's river modifier, added to each capybara scoring
+               there (the river card itself is hidden: only its modifier shows)
+P0 / P1        each player's side of the segment: its cards, then =N, what
+               that side scores there now (numbers + modifier{plus})
+{capitico}under          the capionça placed under that segment this round (· none)
+round score    each side's total now: who would win if the round ended here
+available      the cards you may take, with their kind (push, switch one ...)
+pile           the cards left to draw; the top card's river side shows
+discard        cards pushed out of segment 2{extra} and cards
+               that could not be placed
+round wins     rounds won so far (P0 1 – 0 P1); 2 wins the game
+moves          C3 take C3 · OP1@2/C3 OP1 under segment 2, pushing C3 · OS1@0/X4
+               switch X4 · OA1@1 switch all · OP2@1 no target (help: notation)
+After your move you read what the other player did, in full (every move is
+public), and at the end of a round the river as it was scored."""
+
 class CapivariasPresentation(Presentation):
     """Capivárias: every move public, a round's river drawn as it was scored.
 
@@ -31,14 +78,38 @@ class CapivariasPresentation(Presentation):
 
     levels = ("random", 2, 4, 8, "greedy", 100, 300, 1000, 3000, 10000)
     featured = True
-    public_moves = True
     notation = (
         "C3 · X1 · T5   take a herd card into segment 0",
-        "V2             take a capiolin (it enters the first segment where your side is empty)",
-        "OP1@2/C3       capionça under segment 2 pushing C3 (OS switch one, OA1@1 switch all, OP2@1 no target)",
-        "KC/C4          capitico on its guardian C4 ·  S1/KC  capissor sends KC and its guardian to segment 0",
-        "discard KX     take a card that cannot be placed",
+        "OP1@2/C3       capionça OP1 under segment 2, pushing C3 (OS1@0/X4 switches X4,",
+        "               OA1@1 switches all, OP2@1 has no target)",
+        "discard OA1    take a card that cannot be placed (it is discarded)",
     )
+    #: The notation of the expansion's cards, in ``help`` only when they are played.
+    expansion_notation = (
+        "V2             take a capiolin (to the first segment where your side is empty)",
+        "KC/C4          capitico KC on its guardian C4",
+        "S1/KC          capissor: KC and its guardian go back to segment 0",
+    )
+
+    def help_notation(self, game: "Game") -> tuple[str, ...]:
+        """The base notation, and the expansion's only when it is played.
+
+        >>> from tabuleiro import load_game
+        >>> any("KC" in x for x in PRESENTATION.help_notation(load_game("capivarias")))
+        False
+        >>> any("KC" in x for x in PRESENTATION.help_notation(load_game("capivarias", expansion=True)))
+        True
+        """
+        if not game.params.get("expansion"):
+            return self.notation
+        return self.notation[:1] + self.expansion_notation + self.notation[1:]
+
+    def rules(self, game: "Game") -> list[str]:
+        """Two pages: the game (the expansion's cards only when played) and the screen."""
+        expansion = bool(game.params.get("expansion"))
+        return [_RULES.format(title=self.title(game), expansion=_EXPANSION if expansion else ""),
+                _SCREEN.format(capitico=_CAPITICO if expansion else "", extra=", used capissors" if expansion else "",
+                               plus=", +1 a capitico" if expansion else "")]
 
     def title(self, game: "Game") -> str:
         return game.title + (" + expansion" if game.params.get("expansion") else "")
@@ -73,8 +144,9 @@ class CapivariasPresentation(Presentation):
     def events(self, before: "State", after: "State", move: Any, mover: int, labels: Sequence[str],
                scored: Optional["State"] = None) -> list["Event"]:
         from ._capivarias_screen import events
+        from .tui.render import round_banners
 
-        return events(after, move, mover, labels, scored)
+        return events(after, move, mover, labels, scored) + round_banners(before, move)
 
     def scored_screen(self, scored: "State", viewer: Optional[int], labels: Sequence[str]) -> Optional["RenderableType"]:
         from ._capivarias_screen import board

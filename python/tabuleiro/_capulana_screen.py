@@ -27,9 +27,9 @@ from .capulana import objectives_met
 from ._state import State
 from .tui.render import Event, moves_list, player_text, who
 
-__all__ = ["auction_lines", "board", "card_text", "compact", "events", "final", "final_screen", "hand_count",
-           "hand_view", "legend", "moves_view", "objectives_text", "offer_count", "offer_value", "row_strips",
-           "strip_text", "strips_text", "weave_reveals"]
+__all__ = ["auction_lines", "board", "card_text", "compact", "events", "final", "final_screen", "hand_cell",
+           "hand_count", "hand_view", "legend", "moves_view", "objectives_text", "offer_count", "offer_value",
+           "offered", "row_strips", "strip_text", "strips_text", "weave_reveals"]
 
 _CP = {c.name: c for c in capulana.CARDS}
 _OBJ = {o.name: o for o in capulana.OBJECTIVES}
@@ -168,6 +168,36 @@ def _hand_of(view: Mapping[str, Any], q: int) -> tuple[list[str], int, list[str]
     return [], int(h["count"]), list(h.get("known", []))
 
 
+def offered(view: Mapping[str, Any], q: int) -> int:
+    """How many cards player ``q`` has in offers (face down or not) while
+    offers are being made; 0 in the other phases."""
+    if view["phase"] != "offer":
+        return 0
+    offers = list(view["offers"]) + ([view["open_offer"]] if view["open_offer"] else [])
+    return sum(offer_count(o) for o in offers if o["player"] == q)
+
+
+def hand_cell(count: int, in_offers: int, known: Sequence[str]) -> Text:
+    """A player's hand in the players' table: how many cards, how many lie
+    in offers, and the cards known to be theirs (R6). A known card may lie
+    in a face-down offer while offers are made, so with cards in offers the
+    known ones are said to be "in hand or offer": the table never puts more
+    known cards in a hand than it holds.
+
+    >>> hand_cell(4, 0, ["F01", "F03"]).plain
+    '4 cards (known in hand: F01 F03)'
+    >>> hand_cell(1, 2, ["F01", "F03"]).plain
+    '1 card + 2 offered (known, in hand or offer: F01 F03)'
+    """
+    t = Text(f"{count} card{'s' if count != 1 else ''}")
+    if in_offers:
+        t.append(f" + {in_offers} offered")
+    if known:
+        where = "known, in hand or offer" if in_offers else "known in hand"
+        t.append(f" ({where}: {' '.join(known)})", style="dim")
+    return t
+
+
 def objectives_text(objectives: Sequence[str]) -> Text:
     """The revealed objectives, one a line."""
     t = Text()
@@ -249,16 +279,12 @@ def board(view: Mapping[str, Any], me: int, labels: Sequence[str]) -> Renderable
         score_text = Text(f"{score}")
         if obj:
             score_text.append(f"+{obj}", style="bright_green")
-        hand = Text(f"{count} card{'s' if count != 1 else ''}")
-        if q != me and known:
-            hand.append(f" (known: {' '.join(known)})", style="dim")
+        hand = hand_cell(count, offered(view, q), known if q != me else [])
         if phase == "weave":
             if view["weave_done"][q]:
                 hand.append("  woven ✓", style="green")
             elif view["to_move"] == q:
                 hand.append("  weaving…", style="cyan")
-        if q != me and phase == "weave" and not view["weave_done"][q]:
-            pass
         table.add_row(_player(q, me, labels), strips_text(strips), score_text, hand)
     parts.append(table)
 
@@ -321,11 +347,23 @@ def final(view: Mapping[str, Any], me: Optional[int], labels: Sequence[str],
 # --- the session's hooks ------------------------------------------------------------------------
 
 
-def moves_view(state: State, me: int) -> RenderableType:
+#: Grid rows (a card in one orientation) on a page of the weaving moves: with
+#: the page's other lines, the status above and the prompt, 24 terminal lines.
+GRID_ROWS = 12
+
+
+def moves_view(state: State, me: int, page: int = 1) -> RenderableType:
     """The legal moves, numbered from 1; weaving moves grouped by card, each
-    with ``me``'s row score after it (their own row: they see it)."""
+    with ``me``'s row score after it (their own row: they see it), in pages
+    of at most :data:`GRID_ROWS` rows (``page`` from 1; the numbers are
+    those of the whole list on every page).
+
+    :raises ValueError: a page the list does not have.
+    """
     moves: Sequence[Any] = state.legal_moves()
     if not any(m.kind == "weave" for m in moves):
+        if page != 1:
+            raise ValueError(f"no page {page} of moves: they fit on one")
         return moves_list(moves)
     notes: dict[int, str] = {}
     for m in moves:
@@ -333,11 +371,6 @@ def moves_view(state: State, me: int) -> RenderableType:
             c = state.clone()
             c.push(m)
             notes[m.action] = str(c.capulana_scores()[me])  # type: ignore[attr-defined]
-    grid = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
-    grid.add_column("weave")
-    grid.add_column("")
-    for place in capulana.PLACEMENTS:
-        grid.add_column(place, justify="left")
     rows: dict[tuple[str, str], list[Text]] = {}
     first: list[RenderableType] = []
     for i, m in enumerate(moves, 1):
@@ -351,13 +384,41 @@ def moves_view(state: State, me: int) -> RenderableType:
         note = notes.get(m.action)
         if note:
             cell.append(f"→{note}", style="dim")
+    cards: list[str] = []
+    for name, _ in rows:
+        if name not in cards:
+            cards.append(name)
+    pages: list[list[str]] = [[]]
+    used = 0
+    for name in cards:                        # a card's orientations stay on one page
+        k = sum(1 for (n, _) in rows if n == name)
+        if used + k > GRID_ROWS and pages[-1]:
+            pages.append([])
+            used = 0
+        pages[-1].append(name)
+        used += k
+    if isinstance(page, bool) or not isinstance(page, int) or not 1 <= page <= len(pages):
+        raise ValueError(f"no page {page} of moves: " + ("they fit on one" if len(pages) == 1 else
+                                                         f"pages 1 to {len(pages)}"))
+    grid = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
+    grid.add_column("weave")
+    grid.add_column("")
+    for place in capulana.PLACEMENTS:
+        grid.add_column(place, justify="left")
     last = None
     for (name, orient), cells in rows.items():
-        grid.add_row(card_text(name) if name != last else Text(""), orient, *cells)
-        last = name
-    hint = Text("n as printed, r turned · + touching · >k over k strips · <k under, hiding its first k · "
-                "→ your row's score after it", style="dim")
-    return Group(*first, grid, hint)
+        if name in pages[page - 1]:
+            grid.add_row(card_text(name) if name != last else Text(""), orient, *cells)
+            last = name
+    parts: list[RenderableType] = [*first, grid]
+    parts.append(Text("n as printed, r turned · + touching, >k over k strips, <k under k · →your score",
+                      style="dim"))
+    if len(pages) > 1:
+        shown = pages[page - 1]
+        nxt = page % len(pages) + 1
+        parts.append(Text(f"page {page} of {len(pages)} ({len(shown)} of {len(cards)} cards) · "
+                          f"moves {nxt}: the {'next' if nxt > page else 'first'} page", style="yellow"))
+    return Group(*parts)
 
 
 def compact(state: State, me: int, labels: Sequence[str]) -> list[RenderableType]:
@@ -374,10 +435,11 @@ def compact(state: State, me: int, labels: Sequence[str]) -> list[RenderableType
         t.append(" — add a card (at most 3) or done", style="dim")
         return [t]
     if v["phase"] == "weave":
-        t = Text("your capulana now: ")
+        t = Text("your capulana: ")
         t.append_text(strips_text(state.strips(me)))  # type: ignore[attr-defined]
-        t.append(f"  score {state.capulana_scores()[me]}, woven {v['woven'][me]} of at most 2 this step")  # type: ignore[attr-defined]
-        return [t, Text("your hand", style="bold"), hand_view(v["hands"][me])]
+        hand = v["hands"][me]
+        return [t, Text(f"score {state.capulana_scores()[me]} · woven {v['woven'][me]} of at most 2 this step"  # type: ignore[attr-defined]
+                        f" · your hand: {' '.join(hand) or 'empty'}")]
     return [board(v, me, labels)]
 
 

@@ -7,7 +7,7 @@ announced, the help on the notation, the round-end and final screens, the
 demo's lines, the level ladder. They never branch on a game's name. A game
 without a presentation of its own gets this base class, which draws a seat's
 board from its view (``from_view(view).text(seat)``) and announces moves
-without showing them.
+as the game's event feed shows them to each seat (``Game.public_events``).
 
 This module imports no rich: the methods that draw import it when called, so
 the demo and the agents work on the core install.
@@ -53,10 +53,12 @@ class Presentation:
     #: The package's main game: the default of ``tabuleiro demo``, and its
     #: ladder is ``agents.LEVELS["default"]``.
     featured: ClassVar[bool] = False
-    #: Every move is public (its notation may be announced to all).
-    public_moves: ClassVar[bool] = False
-    #: Lines of help on the notation (after ``help``'s command list).
+    #: Lines of help on the notation (after ``help``'s command list); see
+    #: :meth:`help_notation` for the lines of one game's parameters.
     notation: ClassVar[tuple[str, ...]] = ("a move's notation is what the numbered list shows",)
+    #: The most lines a page of ``rules`` (or of the moves list, where a game
+    #: pages it) may take, so that it fits a 24-line terminal with the prompt.
+    page_lines: ClassVar[int] = 22
 
     # --- plain text (no rich) ------------------------------------------------------------
     def title(self, game: "Game") -> str:
@@ -67,6 +69,35 @@ class Presentation:
         'Toy'
         """
         return game.title
+
+    def help_notation(self, game: "Game") -> tuple[str, ...]:
+        """The lines of :attr:`notation` that ``game`` (with its parameters)
+        plays; the default is all of them.
+
+        >>> from tabuleiro import load_game
+        >>> Presentation().help_notation(load_game("toy"))
+        ("a move's notation is what the numbered list shows",)
+        """
+        return self.notation
+
+    def rules(self, game: "Game") -> list[str]:
+        """The ``rules`` command's pages, how to play ``game``: its goal and
+        scoring, and what the screen's columns and symbols mean. Each page is
+        plain text of at most :attr:`page_lines` lines of at most 78
+        characters (a 24-line, 80-column terminal). The default says where
+        the rules are.
+
+        >>> from tabuleiro import load_game
+        >>> print(Presentation().rules(load_game("toy"))[0])
+        How to play Toy
+        There is no how-to-play page for this game here: its rules are in the
+        documentation of its module (python -m pydoc tabuleiro.<game>).
+        Every legal move is in the numbered list; type its number to play it.
+        """
+        return [f"How to play {game.title}\n"
+                "There is no how-to-play page for this game here: its rules are in the\n"
+                "documentation of its module (python -m pydoc tabuleiro.<game>).\n"
+                "Every legal move is in the numbered list; type its number to play it."]
 
     def normalise(self, text: str) -> str:
         """Typed input made into notation, tried when the text as typed is
@@ -135,15 +166,21 @@ class Presentation:
             text = json.dumps(view, indent=1)
         return Text(text)
 
-    def moves_view(self, state: "State", me: int) -> "RenderableType":
+    def moves_view(self, state: "State", me: int, page: int = 1) -> "RenderableType":
         """The legal moves of the player to move (``me``), numbered from 1.
+        A game whose list can outgrow a screen shows it in pages (``moves
+        2``); the default has one page.
 
         >>> from tabuleiro import toy
         >>> Presentation().moves_view(toy.new_game(seed=2), 0).renderables[0].plain
         ' 1 play 3'
+
+        :raises ValueError: a page the list does not have.
         """
         from .tui.render import moves_list
 
+        if page != 1:
+            raise ValueError(f"no page {page} of moves: they fit on one")
         return moves_list(state.legal_moves())
 
     def compact(self, state: "State", me: int, labels: Sequence[str]) -> list["RenderableType"]:
@@ -160,24 +197,20 @@ class Presentation:
                scored: Optional["State"] = None) -> list["Event"]:
         """What one move shows, each line with its audience (None: all).
         ``before`` and ``after`` are the states around the move, ``scored``
-        what :meth:`apply` returned. The default names the move to all when
-        :attr:`public_moves`, else to the mover only (the others read that
-        the player moved).
+        what :meth:`apply` returned. The default is each seat's own event
+        feed (``Game.public_events``): a line every seat sees alike goes to
+        all, one that differs (a move only its mover sees) to each seat its
+        own; a new round's line is a banner.
 
         >>> from tabuleiro import toy
         >>> s = toy.new_game(seed=2)
         >>> b = s.clone(); s.push("play 6")
         >>> [(e.text.plain, e.audience) for e in Presentation().events(b, s, s.peek(), 0, ["you", ""])]
-        [('you played play 6', 0), ('P0 (you) moved', None)]
+        [('P0 (you): play 6', None)]
         """
-        from rich.text import Text
+        from .tui.render import feed_events
 
-        from .tui.render import Event, who
-
-        name = who(mover, labels)
-        if self.public_moves:
-            return [Event(Text(f"{name} {move}"))]
-        return [Event(Text(f"you played {move}", style="dim"), mover), Event(Text(f"{name} moved"))]
+        return feed_events(before, move, mover, labels)
 
     def scored_screen(self, scored: "State", viewer: Optional[int], labels: Sequence[str]) -> Optional["RenderableType"]:
         """What to draw after :meth:`apply` returned a snapshot ``scored``

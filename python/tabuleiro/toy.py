@@ -256,15 +256,28 @@ GAME = Toy
 
 class ToyPresentation(Presentation):
     """Toy in the front ends: the generic board (the text of a state rebuilt
-    from the seat's view) and every move announced, since a card played lies
-    face up on its pile.
+    from the seat's view) and the generic announcements, which show every
+    move to all because the game's event feed does (a card played lies face
+    up on its pile).
 
-    >>> PRESENTATION.public_moves, PRESENTATION.levels is None
-    (True, True)
+    >>> len(PRESENTATION.rules(GAME())), PRESENTATION.levels is None
+    (1, True)
     """
 
-    public_moves = True
     notation = ("play 3         play card 3 from your hand onto your pile",)
+
+    def rules(self, game: Game) -> list[str]:
+        """One page: the whole game."""
+        return ["How to play Toy\n"
+                "Cards 1 to 6. Each player is dealt 2 cards (hidden from the other);\n"
+                "2 lie face down in the stock. On your turn play a card of your hand\n"
+                "face up onto your own pile (play 3), then draw a stock card if any is\n"
+                "left. The game ends when both hands are empty.\n"
+                "Scoring: a pile scores the sum of its cards, and a card played onto a\n"
+                "higher card counts double. The higher score wins; equal scores draw.\n"
+                "The screen: *P0 marks the player to move; pile: the cards played, in\n"
+                "order; score: the pile's points now; hand: your cards, or how many\n"
+                "the other player holds; stock: the cards left to draw."]
 
 
 #: The presentation ``Toy.presentation()`` returns.

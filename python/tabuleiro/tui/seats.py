@@ -21,6 +21,8 @@ from .. import agents
 
 __all__ = ["DEFAULT_LEVEL", "Seat", "level_agent", "make_seat", "parse_spec", "split_seats"]
 
+#: The level of agent seats without a spec: greedy in every game's ladder
+#: (docs/levels.md), the cheapest strong opponent.
 DEFAULT_LEVEL = 5
 
 _MASK = (1 << 64) - 1
@@ -117,6 +119,38 @@ class Seat:
             agent = agent.agent_for(game)
         it = getattr(agent, "iterations", None)
         return it if isinstance(it, int) and it > 0 else None
+
+    def describe(self, game: str) -> str:
+        """What the seat plays in ``game``, as docs/levels.md's ladder says
+        it: a level's agent with its iterations a move; "" for a person.
+
+        >>> make_seat("level:8", 1, 7).describe("capulana")
+        'ismcts, 5,000 iterations a move'
+        >>> make_seat("level:5", 1, 7).describe("capivarias")
+        'greedy: the best immediate score, no search (levels 6 to 10 search and are stronger)'
+        >>> make_seat("greedy", 1, 7).describe("capivarias")
+        'the best immediate score, no search'
+        """
+        agent = self.agent
+        if agent is None:
+            return ""
+        level = isinstance(agent, agents.LevelAgent)
+        if isinstance(agent, agents.LevelAgent):
+            agent = agent.agent_for(game)
+        name = agent.name
+        it = getattr(agent, "iterations", None)
+        if isinstance(it, int) and it > 0:
+            return f"{name}, {it:,} iterations a move"
+        secs = getattr(agent, "time", None)
+        if secs:
+            return f"{name}, {secs:g} s a move"
+        what = _PLAIN.get(name, name)
+        if level and name == "greedy":
+            return f"greedy: {what} (levels 6 to 10 search and are stronger)"
+        return what
+
+
+_PLAIN = {"greedy": "the best immediate score, no search", "random": "random moves"}
 
 
 

@@ -30,11 +30,12 @@ PROMPT = "move> "
 COMMANDS = [
         ("a number", "play that move from the numbered list"),
         ("a move", "in the notation of RULES.md (below)"),
-        ("moves", "list the legal moves again"),
+        ("moves", "list the legal moves again (moves 2: the list's page 2, if any)"),
         ("board", "draw the table again"),
         ("hint", "the AI's top three moves for you, with their visit shares"),
         ("undo", "back to your previous decision"),
         ("save FILE", "save the game as JSON (resume with --load FILE)"),
+        ("rules", "how to play: goal, scoring, what the screen shows (rules 2: page 2)"),
         ("help", "this text"),
         ("quit", "leave the game (it is not saved)"),
 ]
@@ -86,6 +87,12 @@ def load_save(data: Any) -> tuple[State, Optional[list[str]]]:
     return load_state(d), seats
 
 
+def _names(text: str, q: int) -> bool:
+    """Whether an announcement begins with player ``q`` (``P1 ...``, ``P1:``)."""
+    head = f"P{q}"
+    return text.startswith(head) and not text[len(head):len(head) + 1].isdigit()
+
+
 class Quit(Exception):
     def __init__(self, code: int) -> None:
         super().__init__(code)
@@ -117,7 +124,7 @@ class Session:
         self.log: list[Event] = []              # everything announced (for a handover)
         self.seen_upto: dict[int, int] = {}     # log position each person has seen
         self.fresh = True                       # draw the whole table at the next prompt
-        self.stats: dict[int, tuple[int, float]] = {}
+        self.stats: dict[int, tuple[int, float, int]] = {}   # per agent since its last announced move
 
     # --- output ---------------------------------------------------------------------------
     def say(self, events: Sequence[Event]) -> None:
@@ -166,7 +173,14 @@ class Session:
         seats = ", ".join(f"P{i} {'you' if s.human and len(self.humans) == 1 else s.label}"
                           for i, s in enumerate(self.seats))
         self.console.print(Rule(Text(f"{title} · {seats}", style="bold")))
-        self.console.print(Text("Type a move's number or its notation; help lists the commands.", style="dim"))
+        plays: dict[str, list[str]] = {}
+        for i, s in enumerate(self.seats):
+            if not s.human:
+                plays.setdefault(f"{s.label} plays {s.describe(self.game.name)}", []).append(f"P{i}")
+        for what, who_ in plays.items():
+            self.console.print(Text(f"{', '.join(who_)} {what}", style="dim"))
+        self.console.print(Text("Type a move's number or its notation; help lists the commands, "
+                                "rules says how to play.", style="dim"))
 
     def clear(self) -> None:
         """Clear the screen and, where the terminal allows, its scrollback
@@ -223,11 +237,22 @@ class Session:
             return False
         word, _, rest = text.partition(" ")
         cmd = word.lower()
+        if cmd in ("help", "?") and rest.strip().lower().startswith("rules"):
+            word, _, rest = rest.strip().partition(" ")
+            cmd = "rules"
         if cmd in ("help", "?"):
             self.show_help()
             return False
-        if cmd in ("moves", "m") and not rest:
-            self.console.print(self.moves_view(p))
+        if cmd == "rules":
+            self.show_rules(rest.strip())
+            return False
+        if cmd in ("moves", "m"):
+            page = self.page_number(rest.strip(), "moves")
+            if page is not None:
+                try:
+                    self.console.print(self.shown.moves_view(self.state, p, page))
+                except ValueError as e:
+                    self.error(str(e))
             return False
         if cmd in ("board", "b") and not rest:
             self.console.print(self.board(p))
@@ -264,6 +289,15 @@ class Session:
         self.play(move, p)
         return True
 
+    def page_number(self, text: str, command: str) -> Optional[int]:
+        """The page a command names (1 without one), or None after saying why."""
+        if not text:
+            return 1
+        if text.isdigit() and int(text) >= 1:
+            return int(text)
+        self.error(f"{command} takes a page number: {command} 2, not {command} {text}")
+        return None
+
     def parse(self, text: str) -> Any:
         try:
             return self.state.parse_move(text)
@@ -285,22 +319,45 @@ class Session:
         before = self.state.clone()
         scored = self.shown.apply(self.state, move)
         events = self.shown.events(before, self.state, move, mover, self.labels, scored)
-        if mover in self.stats:
-            for i, e in enumerate(events):
-                if e.audience is None and e.text.plain.startswith(f"P{mover} "):
-                    it, secs = self.stats.pop(mover)
-                    t = e.text.copy()
-                    if it:
-                        t.append(f"   {it:,} iterations" + (f", {secs:.1f} s" if secs >= 0.1 else ""), style="dim")
-                    events[i] = Event(t, None)
-                    break
-        self.say(events)
+        seen: dict[Optional[int], int] = {}       # per audience, the first line naming the mover
+        for i, e in enumerate(events):
+            if e.audience != mover and e.audience not in seen and _names(e.text.plain, mover):
+                seen[e.audience] = i
+        if mover in self.stats and seen:          # else a hidden move: counted with the next one shown
+            note = self.search_note(*self.stats.pop(mover))
+            for i in seen.values():
+                if note:
+                    t = events[i].text.copy()
+                    t.append(note, style="dim")
+                    events[i] = Event(t, events[i].audience, events[i].banner)
+        self.say([e for e in events if not e.banner])
         if scored is not None and not self.state.is_terminal:     # the last one: in the final screen
             screen = self.shown.scored_screen(scored, self.viewer, self.labels)
             if screen is not None:
                 self.console.print(screen)
+        self.say([e for e in events if e.banner])                # a new round: after the old one's scores
         if mover != self.viewer or scored is not None or any(e.audience is None for e in events):
             self.fresh = True       # something the person did not just do themselves: draw the table
+
+    @staticmethod
+    def search_note(iterations: int, secs: float, moves: int) -> str:
+        """What an agent's searches took, per move as docs/levels.md counts
+        them: ``moves`` searched (a forced move searches nothing) since its
+        last announced move (a hidden move is announced with the next one
+        the others see).
+
+        >>> Session.search_note(5000, 0.31, 1)
+        '   5,000 iterations, 0.3 s'
+        >>> Session.search_note(15000, 0.9, 3)
+        '   5,000 iterations a move over 3 moves, 0.9 s'
+        >>> Session.search_note(0, 0.0, 2)
+        ''
+        """
+        if not iterations:
+            return ""
+        per = f"{iterations:,} iterations" if moves == 1 else \
+            f"{round(iterations / moves):,} iterations a move over {moves} moves"
+        return f"   {per}" + (f", {secs:.1f} s" if secs >= 0.1 else "")
 
     def think(self, agent: Agent, what: Any, label: str, budget: Optional[int]) -> SearchResult:
         """Run a search in a thread, with a spinner while it takes time."""
@@ -338,8 +395,8 @@ class Session:
         assert seat.agent is not None
         t0 = time.monotonic()
         r = self.think(seat.agent, self.state, f"P{p} ({seat.label})", seat.budget_in(self.state.game.name))
-        it, secs = self.stats.get(p, (0, 0.0))
-        self.stats[p] = (it + r.iterations, secs + time.monotonic() - t0)
+        it, secs, n = self.stats.get(p, (0, 0.0, 0))
+        self.stats[p] = (it + r.iterations, secs + time.monotonic() - t0, n + (r.iterations > 0))
         self.play(r.move, p)
 
     # --- commands --------------------------------------------------------------------------------
@@ -348,10 +405,22 @@ class Session:
         for k, v in COMMANDS:
             t.append(f"  {k:<12}", style="bold cyan")
             t.append(v + "\n")
-        t.append(f"{self.game.title} notation:\n", style="bold")
-        for line in self.shown.notation:
+        t.append(f"{self.shown.title(self.game)} notation:\n", style="bold")
+        for line in self.shown.help_notation(self.game):
             t.append(f"  {line}\n")
         self.console.print(t, end="")
+
+    def show_rules(self, page_text: str) -> None:
+        """A page of the game's how-to-play (``rules``, ``rules 2``)."""
+        pages = self.shown.rules(self.game)
+        page = self.page_number(page_text, "rules")
+        if page is None:
+            return
+        if not 1 <= page <= len(pages):
+            self.error(f"no page {page} of rules: " + ("it has one" if len(pages) == 1 else
+                                                       f"pages 1 to {len(pages)}"))
+            return
+        self.console.print(Text(pages[page - 1]))
 
     def hint(self, p: int) -> None:
         moves = self.state.legal_moves()
