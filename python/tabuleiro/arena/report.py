@@ -37,6 +37,35 @@ def _num(x: Optional[float], fmt: str) -> str:
     return "-" if x is None else format(x, fmt)
 
 
+def _elo(x: Optional[float], pair: Mapping[str, Any], fmt: str, side: int = 0) -> str:
+    """An Elo or a bound of its interval; a missing bound of a known score
+    is infinite (the interval reaches a score of 0 or 1)."""
+    if x is None and side and pair.get("score") is not None:
+        return "+inf" if side > 0 else "-inf"
+    return _num(x, fmt)
+
+
+def _intervals_disagree(s: Mapping[str, Any]) -> Optional[str]:
+    """Why, when it happens, the pair's Elo interval excludes 0 while the
+    first agent's win-share interval holds the fair share 0.5 (or the other
+    way round): the two are computed differently (docs/arena.md)."""
+    p = s.get("pair")
+    if not p or p.get("score") is None:
+        return None
+    row = next((r for r in s["standings"] if r["agent"] == p["agent"]), None)
+    if row is None or row.get("vs_fair") is None:
+        return None
+    lo, hi = p["elo_lo"], p["elo_hi"]
+    elo_sure = (lo is None or lo > 0) if p["score"] > 0.5 else (hi is None or hi < 0) if p["score"] < 0.5 else False
+    share_sure = row["vs_fair"] != "fair"
+    if elo_sure == share_sure:
+        return None
+    return (f"(the Elo interval {'excludes' if elo_sure else 'holds'} 0 while the win share's "
+            f"{'excludes' if share_sure else 'holds'} 0.5: the Elo's is the pentanomial one, a normal interval "
+            f"from the spread of the {p['pairs']} complete deal pairs, as fastchess reports it; the win share's "
+            f"counts every game, with Student's t over the {s['deals']} deals, wider when deals are few)")
+
+
 def format_summary(s: Mapping[str, Any]) -> str:
     """The summary as a plain-text report."""
     params = ", ".join(f"{k}={v}" for k, v in s["params"].items())
@@ -53,11 +82,12 @@ def format_summary(s: Mapping[str, Any]) -> str:
         lines.append(f"{p['agent']} vs {p['opponent']}: W {p['wins']} D {p['draws']} L {p['losses']}; "
                      f"pairs (0, 1/2, 1, 3/2, 2 points) {p['penta']}")
         if p["score"] is not None:
-            lines.append(f"  score {p['score']:.3f}, Elo {_num(p['elo'], '+.1f')} "
-                         f"(95% {_num(p['elo_lo'], '+.1f')} to {_num(p['elo_hi'], '+.1f')})")
+            lines.append(f"  score {p['score']:.3f}, Elo {_elo(p['elo'], p, '+.1f')} "
+                         f"(95% {_elo(p['elo_lo'], p, '+.1f', -1)} to {_elo(p['elo_hi'], p, '+.1f', 1)})")
     for p in s.get("head_to_head", []):
         lines.append(f"  {p['agent']} vs {p['opponent']}: W {p['wins']} D {p['draws']} L {p['losses']}, "
-                     f"Elo {_num(p['elo'], '+.0f')} (95% {_num(p['elo_lo'], '+.0f')} to {_num(p['elo_hi'], '+.0f')})")
+                     f"Elo {_elo(p['elo'], p, '+.0f')} (95% {_elo(p['elo_lo'], p, '+.0f', -1)} to "
+                     f"{_elo(p['elo_hi'], p, '+.0f', 1)})")
     w = max(len("agent"), *(len(r["agent"]) for r in s["standings"]))
     lines.append(f"{'agent':<{w}}  games  win share (95%)       fair   score  margin  rating (sigma)  ms/move  iter/move")
     for r in sorted(s["standings"], key=lambda r: -(r.get("win_share") or 0.0)):
@@ -69,6 +99,13 @@ def format_summary(s: Mapping[str, Any]) -> str:
                      f"{_num(r.get('mean_margin'), '+6.2f')}  {_num(r.get('rating_mu'), '6.2f')} "
                      f"({_num(r.get('rating_sigma'), '.2f')})  {_num(tm.get('ms_per_move'), '7.2f')}  "
                      f"{_num(tm.get('iterations_per_move'), '9.0f')}")
+    marks = {r.get("vs_fair") for r in s["standings"]}
+    if marks & {"above", "below"}:
+        lines.append(f"(+ / -: the win share's 95% interval lies wholly above / below the fair share "
+                     f"{1.0 / s['players']:.3f})")
+    why = _intervals_disagree(s)
+    if why:
+        lines.append(why)
     if s.get("note"):
         lines.append(s["note"])
     warn = skipped_warning(s)
@@ -79,18 +116,46 @@ def format_summary(s: Mapping[str, Any]) -> str:
 
 def plot(summary: Mapping[str, Any], path: Union[str, os.PathLike[str]]) -> None:
     """Win shares and ratings with their intervals, and for an SPRT the LLR
-    against games played, into a PNG (needs matplotlib)."""
+    against the deal pairs counted (the text report's unit), into a PNG
+    (needs matplotlib). Legends sit below the panels, off every line.
+    """
+    plt = _pyplot()
+    fig = _figure(summary)
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(str(path), dpi=100, bbox_inches="tight")
+    plt.close(fig)
+
+
+def _pyplot() -> Any:
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         raise ImportError("plots need matplotlib: pip install 'tabuleiro[arena]'") from None
+    return plt
+
+
+def _legends_below(fig: Any, axes: Sequence[Any]) -> None:
+    """Each panel's legend under its axis label, where it covers no line
+    (placed once the layout is known)."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for ax in axes:
+        below = ax.get_tightbbox(renderer).y0                  # the lowest of its ticks and labels
+        y = ax.transAxes.inverted().transform((0.0, below))[1]
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, y - 0.02), ncol=2, fontsize="small", frameon=False)
+
+
+def _figure(summary: Mapping[str, Any]) -> Any:
+    """The figure :func:`plot` writes."""
+    plt = _pyplot()
     rows = [r for r in summary["standings"] if r.get("win_share") is not None]
     rows.sort(key=lambda r: r["win_share"])
     has_rating = any(r.get("rating_mu") is not None for r in rows)
     panels = 1 + has_rating + ("sprt" in summary)
-    fig, axes = plt.subplots(1, panels, figsize=(5.2 * panels, 1.8 + 0.4 * max(3, len(rows))), squeeze=False)
+    # one row per agent, no more: the panel is as tall as its rows need
+    fig, axes = plt.subplots(1, panels, figsize=(5.2 * panels, 2.0 + 0.35 * len(rows)), squeeze=False)
     ax = axes[0][0]
     ys = list(range(len(rows)))
     xs = [r["win_share"] for r in rows]
@@ -100,12 +165,13 @@ def plot(summary: Mapping[str, Any], path: Union[str, os.PathLike[str]]) -> None
     ax.axvline(1.0 / summary["players"], ls="--", color="grey", label="fair share")
     ax.set_yticks(ys)
     ax.set_yticklabels([r["agent"] for r in rows])
+    ax.set_ylim(-0.5, len(rows) - 0.5)
     ax.set_xlabel("win share (95% interval)")
-    ax.legend(loc="lower right", fontsize="small")
+    legends = [ax]
     title = f"{summary['game']}, {summary['players']} players: {summary['games']} games, {summary['deals']} deals"
     if "pair" in summary and summary["pair"]["elo"] is not None:
         p = summary["pair"]
-        title += f"\nElo {p['elo']:+.0f} ({_num(p['elo_lo'], '+.0f')} to {_num(p['elo_hi'], '+.0f')})"
+        title += f"\nElo {p['elo']:+.0f} ({_elo(p['elo_lo'], p, '+.0f', -1)} to {_elo(p['elo_hi'], p, '+.0f', 1)})"
     ax.set_title(title, fontsize="medium")
     col = 1
     if has_rating:
@@ -116,25 +182,28 @@ def plot(summary: Mapping[str, Any], path: Union[str, os.PathLike[str]]) -> None
         ax.errorbar(mus, ys, xerr=err, fmt="s", capsize=4, color="tab:green")
         ax.set_yticks(ys)
         ax.set_yticklabels([r["agent"] for r in rows])
+        ax.set_ylim(-0.5, len(rows) - 0.5)
         ax.set_xlabel("OpenSkill Plackett-Luce mu (+- 1.96 sigma)")
         ax.set_title("ratings", fontsize="medium")
     if "sprt" in summary:
         t = summary["sprt"]
         ax = axes[0][col]
-        g = [x[0] for x in t["trajectory"]]
         ll = [x[1] for x in t["trajectory"]]
-        ax.plot(g, ll, color="tab:purple")
+        pairs = list(range(len(ll)))          # the trajectory holds the LLR after each complete deal pair
+        ax.plot(pairs, ll, color="tab:purple", label="LLR")
         ax.axhline(t["upper"], ls="--", color="tab:green", label=f"accept H1 ({t['upper']:.2f})")
         ax.axhline(t["lower"], ls="--", color="tab:red", label=f"accept H0 ({t['lower']:.2f})")
-        ax.set_xlabel("games")
+        ax.set_xlim(0, max(1, pairs[-1]))
+        span = max(t["upper"], *ll) - min(t["lower"], *ll)
+        ax.set_ylim(min(t["lower"], *ll) - 0.08 * span, max(t["upper"], *ll) + 0.08 * span)
+        ax.set_xlabel("deal pairs")
         ax.set_ylabel("LLR")
-        ax.set_title(f"SPRT [{t['elo0']:g}, {t['elo1']:g}] {t['model']}: {t['result'] or 'undecided'}",
-                     fontsize="medium")
-        ax.legend(loc="best", fontsize="small")
+        ax.set_title(f"SPRT [{t['elo0']:g}, {t['elo1']:g}] {t['model']}: {t['result'] or 'undecided'} "
+                     f"after {t['pairs']} pairs", fontsize="medium")
+        legends.append(ax)
     fig.tight_layout()
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(str(path), dpi=100)
-    plt.close(fig)
+    _legends_below(fig, legends)
+    return fig
 
 
 def check_plot_path(path: Union[str, os.PathLike[str]]) -> None:
