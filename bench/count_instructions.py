@@ -71,7 +71,9 @@ def count(python: str, op: str, n: int) -> int:
     stmt = str(OPS[op][1])
     extra = str(OPS[op][2]) if len(OPS[op]) > 2 else ""
     code = SETUP.format(bench=str(ROOT / "bench"), root=str(ROOT), extra=extra, stmt=stmt, n=n)
-    env = dict(os.environ, PYTHONHASHSEED="0")
+    # one BLAS thread: numpy's OpenBLAS workers spin while waiting, and
+    # callgrind counts their spinning (a batch step's figure moved by 20%)
+    env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
     res = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", python, "-c", code],
                          capture_output=True, text=True, env=env)
     if res.returncode != 0:
