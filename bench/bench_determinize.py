@@ -7,13 +7,18 @@ Each figure is the best of 5 runs of CALLS calls from Python (one
 same loop with ``State.clone()``, the Python cost a call pays anyway.
 
 Run: ``python bench/bench_determinize.py`` (about half a minute).
+``pytest bench/bench_determinize.py --benchmark-only`` measures the same
+calls (calls per second) for ``bench/compare_builds.py``.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from typing import Any
+
+import pytest
 
 from tabuleiro import load_game
 
@@ -40,6 +45,33 @@ def positions(players: int, seed: int = 7) -> dict[str, tuple[Any, int]]:
         if s.is_terminal:
             seed += 1
             s = g.new_initial_state(seed=seed)
+
+
+@functools.lru_cache(maxsize=None)
+def _positions(players: int) -> dict[str, tuple[Any, int]]:
+    return positions(players)
+
+
+@pytest.mark.parametrize("kind", ["clone", "old", "new"])
+@pytest.mark.parametrize("position", ["start", "auction", "mid-weaving"])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_determinize(benchmark, players: int, position: str, kind: str) -> None:  # type: ignore[no-untyped-def]
+    s, p = _positions(players)[position]
+    if kind == "old":
+        s = load_game("capulana", players=players, legacy_determinize=True).from_dict(s.to_dict())
+
+    calls = 10 * CALLS      # a round of some 10 ms: shorter ones are mostly timer and scheduler noise
+
+    def run() -> None:
+        if kind == "clone":
+            for _ in range(calls):
+                s.clone()
+        else:
+            for k in range(calls):
+                s.determinize(p, k)
+
+    benchmark.extra_info.update(units=calls, unit="calls", key=f"determinize_{players}p_{position}_{kind}")
+    benchmark.pedantic(run, rounds=5, iterations=1, warmup_rounds=1)
 
 
 def per_call(fn: Any) -> float:

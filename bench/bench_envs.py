@@ -12,6 +12,10 @@ mask through a bool view (``mask.view(np.bool_).nonzero()[0]``: numpy's
 Capivárias' 3,248 ids, the bool view about 1.3 us). ``--sample`` uses
 gymnasium's ``action_space.sample(mask)`` instead, which alone costs several
 microseconds.
+
+``pytest bench/bench_envs.py --benchmark-only`` measures the same loop on our
+environment only (wrapped and raw), as steps per second, for
+``bench/compare_builds.py``.
 """
 
 from __future__ import annotations
@@ -41,6 +45,22 @@ def loop(env, steps: int, sample: bool) -> float:
             done += 1
         env.reset()
     return (time.perf_counter() - t) / done * 1e6
+
+
+def _steps(raw: bool, steps: int) -> None:
+    from tabuleiro.envs import capivarias_v0
+
+    loop((capivarias_v0.raw_env if raw else capivarias_v0.env)(), steps, False)
+
+
+def test_env_loop(benchmark, raw: bool = False) -> None:  # type: ignore[no-untyped-def]
+    steps = 5000
+    benchmark.extra_info.update(units=steps, unit="steps", key="envs_capivarias_v0" + ("_raw" if raw else ""))
+    benchmark.pedantic(_steps, args=(raw, steps), rounds=5, iterations=1)
+
+
+def test_raw_env_loop(benchmark) -> None:  # type: ignore[no-untyped-def]
+    test_env_loop(benchmark, raw=True)
 
 
 def main() -> None:

@@ -6,7 +6,9 @@ what carries over between machines; the machine is shared and noisy).
 
     python bench/bench_vector.py [--n 1024] [--steps 300] [--threads 1] [--game capivarias]
 
-A script, not a pytest-benchmark suite (nothing here is collected as a test).
+``pytest bench/bench_vector.py --benchmark-only`` measures the four batch
+loops (batch of 1,024 Capivárias games, one thread) as steps per second, for
+``bench/compare_builds.py``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,40 @@ def _rate(fn, n, steps):
     for _ in range(steps):
         fn()
     return n * steps / (time.perf_counter() - t)
+
+
+MODES = {"c_bare": (False, False), "c_full": (False, True), "numpy_bare": (True, False), "numpy_full": (True, True)}
+
+
+def test_batch_steps(benchmark, mode: str = "c_bare") -> None:  # type: ignore[no-untyped-def]
+    """One of the four loops of main(): 100 steps of a batch of 1,024 games."""
+    n, steps = 1024, 100
+    from_numpy, with_obs = MODES[mode]
+    b = tabuleiro.load_game("capivarias").batch(n, seed=1, threads=1)
+    c = b._core
+    rng = np.random.default_rng(0)
+    c.bind(*(b._owned if with_obs else (None, None) + b._owned[2:]))
+    c.reset()
+    fn = (lambda: b.step(b.sample_actions(rng))) if from_numpy else (lambda: c.step(None))
+
+    def run() -> None:
+        for _ in range(steps):
+            fn()
+
+    benchmark.extra_info.update(units=n * steps, unit="steps", key=f"vector_capivarias_{mode}")
+    benchmark.pedantic(run, rounds=5, iterations=1, warmup_rounds=1)
+
+
+def test_batch_steps_c_full(benchmark) -> None:  # type: ignore[no-untyped-def]
+    test_batch_steps(benchmark, "c_full")
+
+
+def test_batch_steps_numpy_bare(benchmark) -> None:  # type: ignore[no-untyped-def]
+    test_batch_steps(benchmark, "numpy_bare")
+
+
+def test_batch_steps_numpy_full(benchmark) -> None:  # type: ignore[no-untyped-def]
+    test_batch_steps(benchmark, "numpy_full")
 
 
 def main() -> None:

@@ -1,17 +1,31 @@
-"""Before/after benchmark figures of two builds, measured in one run.
+"""Benchmark figures of two (or three) builds, measured in one run.
 
-Runs the same pytest-benchmark suites against two installed builds (two
-Python environments, each with its own copy of the bench files), alternating
-old and new for several rounds (old first in even rounds, new first in odd ones) so that a shared machine's load falls on both
-alike, and prints each benchmark's rate (units per second of the fastest
-round seen across all rounds, and of the mean round) and the new/old ratio.
+Runs the same pytest-benchmark suites against each build, the builds taking
+turns for several rounds (which one goes first rotates by round), so that a
+shared machine's load falls on all alike, and prints each benchmark's rate
+(units per second of the fastest round seen across all rounds) and the
+ratios. The figure to read is the median over rounds of each round's ratio
+of mean rates: the steadiest one on a shared machine. Rates are units per
+second, so a ratio above 1 means the first-named build is faster.
+
+The abi3 acceptance (issue 27): the abi3 build of this tree against its
+version-specific build, and that version-specific build against the one of
+a baseline revision, in one command that builds the wheels itself (cached
+under build/compare-builds/, keyed by the sources' contents) and runs every
+benchmark file of bench/ in this interpreter, each build's wheel unpacked
+in its own directory:
+
+    python bench/compare_builds.py --abi3 --baseline 0d5d6ae --rounds 5
+    python bench/compare_builds.py --abi3 --quick bench_capulana.py -k weaving   # while developing
+
+Each line then says PASS or FAIL against ``--threshold`` (0.97) for the
+median round ratio abi3 / version-specific (and new / baseline).
+
+Two installed builds (two Python environments, each with its own copy of
+the bench files), as before:
 
     python bench/compare_builds.py --old-python /tmp/venv-base/bin/python \\
         --old-bench /tmp/base-src/bench --rounds 3 bench_capivarias.py bench_capulana.py bench_search.py
-
-The last column, the median over rounds of each round's new/old ratio of
-mean rates, is the steadiest figure on a shared machine. Rates are units
-per second, so a ratio above 1 means the new build is faster.
 
 Each benchmark must set ``extra_info["units"]`` and ``extra_info["key"]``
 (the suites in bench/ do).
@@ -20,64 +34,192 @@ Each benchmark must set ``extra_info["units"]`` and ``extra_info["key"]``
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
+from typing import NamedTuple, Optional
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+CACHE = ROOT / "build" / "compare-builds"
+
+#: bench files with nothing to compare between builds, and why
+SKIP = {
+    "bench_vs_openspiel_ismcts.py": "a strength match against OpenSpiel's ISMCTS (needs open_spiel), not a speed "
+                                    "benchmark: it has no pytest-benchmark test",
+}
+#: benchmarks that run no code of the build (pure-Python reference rules): their ratio is the machine's noise
+BUILD_FREE = ("_reference_",)
+
+#: run pytest in a child with the build in `target` (an unpacked wheel) ahead of any installed tabuleiro
+BOOT = """
+import sys
+sys.meta_path[:] = [f for f in sys.meta_path if "ScikitBuild" not in type(f).__name__]   # an editable install's finder
+sys.path.insert(0, {target!r})
+import pytest
+import tabuleiro._core as c
+assert c.__file__.startswith({target!r}), c.__file__
+sys.exit(pytest.main({args!r}))
+"""
 
 
-def run_suite(python: str, bench_dir: Path, files: list[str], out: Path) -> dict[str, tuple[float, float]]:
+class Build(NamedTuple):
+    name: str
+    python: str
+    bench: Path
+    target: Optional[Path] = None    # an unpacked wheel to put first on sys.path
+
+
+def all_files(bench: Path) -> list[str]:
+    return sorted(p.name for p in bench.glob("bench_*.py") if p.name not in SKIP)
+
+
+def run_suite(b: Build, files: list[str], out: Path, extra: list[str]) -> dict[str, tuple[float, float]]:
     """{key: (fastest-round rate, mean-round rate)} of one pytest-benchmark run."""
-    cmd = [python, "-m", "pytest", *[str(bench_dir / f) for f in files], "--benchmark-only", "-q",
-           "-p", "no:cacheprovider", f"--benchmark-json={out}"]
-    res = subprocess.run(cmd, cwd=bench_dir.parent, capture_output=True, text=True)
+    args = [*[str(b.bench / f) for f in files], "--benchmark-only", "-q", "-p", "no:cacheprovider",
+            f"--benchmark-json={out}", *extra]
+    if b.target is None:
+        cmd = [b.python, "-m", "pytest", *args]
+    else:
+        cmd = [b.python, "-c", BOOT.format(target=str(b.target), args=args)]
+    res = subprocess.run(cmd, cwd=b.bench.parent, capture_output=True, text=True)
     if res.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed:\n{res.stdout[-3000:]}\n{res.stderr[-3000:]}")
+        sys.exit(f"{b.name}: pytest failed:\n{res.stdout[-3000:]}\n{res.stderr[-3000:]}")
     rates = {}
-    for b in json.loads(out.read_text())["benchmarks"]:
-        info = b.get("extra_info", {})
+    for bm in json.loads(out.read_text())["benchmarks"]:
+        info = bm.get("extra_info", {})
         if "units" in info:
-            key = info.get("key", b["name"])
-            rates[key] = (info["units"] / b["stats"]["min"], info["units"] / b["stats"]["mean"])
+            key = info.get("key", bm["name"])
+            rates[key] = (info["units"] / bm["stats"]["min"], info["units"] / bm["stats"]["mean"])
     return rates
 
 
+# --- building the wheels ------------------------------------------------------------------------
+
+def _tree_hash(src: Path) -> str:
+    h = hashlib.sha256()
+    for top in ("src", "csrc", "python/tabuleiro", "CMakeLists.txt", "pyproject.toml"):
+        p = src / top
+        files = [p] if p.is_file() else sorted(q for q in p.rglob("*") if q.is_file() and "__pycache__" not in q.parts)
+        for f in files:
+            h.update(str(f.relative_to(src)).encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def build(src: Path, abi3: bool) -> Path:
+    """The directory holding src's wheel (abi3 or version-specific) unpacked, built once per sources' contents."""
+    kind = "abi3" if abi3 else "vs"
+    target = CACHE / f"{kind}-{_tree_hash(src)}"
+    if (target / "tabuleiro").is_dir():
+        return target
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp, str(src)]
+        if not abi3:
+            cmd[4:4] = ["-C", "wheel.py-api="]
+        print(f"building the {kind} wheel of {src} ...", file=sys.stderr, flush=True)
+        subprocess.run(cmd, check=True)
+        (wheel,) = Path(tmp).glob("tabuleiro-*.whl")
+        if abi3 != ("abi3" in wheel.name):
+            sys.exit(f"expected {'an abi3' if abi3 else 'a version-specific'} wheel, got {wheel.name}")
+        part = target.with_suffix(".part")
+        shutil.rmtree(part, ignore_errors=True)
+        with zipfile.ZipFile(wheel) as z:
+            z.extractall(part)
+        part.rename(target)
+    return target
+
+
+def baseline_tree(rev: str) -> Path:
+    """The sources of git revision rev (git archive; no checkout, no stash)."""
+    sha = subprocess.run(["git", "rev-parse", "--verify", f"{rev}^{{commit}}"], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout.strip()
+    dest = CACHE / f"src-{sha[:12]}"
+    if not dest.is_dir():
+        part = dest.with_suffix(".part")
+        shutil.rmtree(part, ignore_errors=True)
+        part.mkdir(parents=True)
+        archive = subprocess.run(["git", "archive", sha], cwd=ROOT, check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(part)], input=archive, check=True)
+        part.rename(dest)
+    return dest
+
+
+# --- the table ------------------------------------------------------------------------------------
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--old-python", required=True)
-    ap.add_argument("--old-bench", required=True, type=Path)
+    ap.add_argument("--abi3", action="store_true",
+                    help="abi3 against version-specific builds of this tree (wheels built and cached here)")
+    ap.add_argument("--baseline", metavar="REV",
+                    help="with --abi3: also the version-specific build of git revision REV (e.g. main's commit)")
+    ap.add_argument("--old-python")
+    ap.add_argument("--old-bench", type=Path)
     ap.add_argument("--new-python", default=sys.executable)
     ap.add_argument("--new-bench", default=HERE, type=Path)
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("files", nargs="+")
+    ap.add_argument("--threshold", type=float, default=0.97)
+    ap.add_argument("--quick", action="store_true", help="short pytest-benchmark rounds (development, not acceptance)")
+    ap.add_argument("-k", dest="select", help="pytest's -k expression, to run some benchmarks only")
+    ap.add_argument("files", nargs="*", help="bench files (default: every bench_*.py of bench/ that has benchmarks)")
     args = ap.parse_args()
-    best: dict[str, dict[str, float]] = {"old": {}, "new": {}}
-    means: dict[str, dict[str, list[float]]] = {"old": {}, "new": {}}
+    files = args.files or all_files(HERE)
+    extra = ["--benchmark-max-time=0.1", "--benchmark-min-rounds=2"] if args.quick else []
+    if args.select:
+        extra += ["-k", args.select]
+    if args.abi3:
+        builds = [Build("abi3", sys.executable, HERE, build(ROOT, True)),
+                  Build("vs", sys.executable, HERE, build(ROOT, False))]
+        if args.baseline:
+            base = baseline_tree(args.baseline)
+            builds.append(Build(f"vs@{args.baseline}", sys.executable, HERE, build(base, False)))
+        pairs = [("abi3", "vs")] + ([("vs", builds[2].name)] if args.baseline else [])
+    else:
+        if not (args.old_python and args.old_bench):
+            ap.error("give --abi3, or --old-python and --old-bench")
+        builds = [Build("new", args.new_python, args.new_bench.resolve()),
+                  Build("old", args.old_python, args.old_bench.resolve())]
+        pairs = [("new", "old")]
+    for f in sorted(SKIP):
+        if not args.files:
+            print(f"skipped {f}: {SKIP[f]}", file=sys.stderr)
+    best: dict[str, dict[str, float]] = {b.name: {} for b in builds}
+    means: dict[str, dict[str, list[float]]] = {b.name: {} for b in builds}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
-            order = [("old", args.old_python, args.old_bench), ("new", args.new_python, args.new_bench)]
-            for which, py, bench in (order if r % 2 == 0 else order[::-1]):   # old-new, new-old, ...
-                rates = run_suite(py, bench.resolve(), args.files, Path(tmp) / f"{which}{r}.json")
-                for k, (fast, mean) in rates.items():
-                    best[which][k] = max(best[which].get(k, 0.0), fast)
-                    means[which].setdefault(k, []).append(mean)
-                print(f"round {r + 1}/{args.rounds} {which}: {len(rates)} benchmarks", file=sys.stderr)
-    # a round's new/old ratio pairs runs made minutes apart: its median over
-    # the rounds is the figure least moved by the machine's slow spells
-    print(f"{'benchmark':<44} {'old fastest':>13} {'new fastest':>13} {'ratio':>7} {'ratio (mean rounds)':>20} "
-          f"{'median round ratio':>19}")
-    for k in sorted(best["new"]):
-        if k not in best["old"]:
+            k = r % len(builds)
+            for b in builds[k:] + builds[:k]:        # the first to run rotates by round
+                rates = run_suite(b, files, Path(tmp) / f"{b.name.replace('/', '_')}{r}.json", extra)
+                for key, (fast, mean) in rates.items():
+                    best[b.name][key] = max(best[b.name].get(key, 0.0), fast)
+                    means[b.name].setdefault(key, []).append(mean)
+                print(f"round {r + 1}/{args.rounds} {b.name}: {len(rates)} benchmarks", file=sys.stderr, flush=True)
+    # a round's ratio pairs runs made minutes apart: its median over the
+    # rounds is the figure least moved by the machine's slow spells
+    failed = []
+    cols = "".join(f" {f'{n} fastest':>15}" for n in best)
+    ratio_cols = "".join(f" {f'{a}/{b} fastest':>16} {f'{a}/{b} median':>16}" for a, b in pairs)
+    print(f"{'benchmark':<44}{cols}{ratio_cols}")
+    for key in sorted(best[builds[0].name]):
+        if any(key not in best[b.name] for b in builds):
             continue
-        o, n = best["old"][k], best["new"][k]
-        om = sum(means["old"][k]) / len(means["old"][k])
-        nm = sum(means["new"][k]) / len(means["new"][k])
-        paired = statistics.median(b / a for a, b in zip(means["old"][k], means["new"][k]))
-        print(f"{k:<44} {o:>13,.0f} {n:>13,.0f} {n / o:>7.3f} {nm / om:>20.3f} {paired:>19.3f}")
+        line = f"{key:<44}" + "".join(f" {best[b.name][key]:>15,.0f}" for b in builds)
+        free = any(s in key for s in BUILD_FREE)
+        for a, b in pairs:
+            paired = statistics.median(y / x for x, y in zip(means[b][key], means[a][key]))
+            verdict = "PASS" if paired >= args.threshold else "FAIL"
+            if verdict == "FAIL" and not free:
+                failed.append(f"{key} ({a}/{b} {paired:.3f})")
+            line += f" {best[a][key] / best[b][key]:>16.3f} {paired:>11.3f} {verdict}"
+        print(line + ("  (runs no build code: noise)" if free else ""))
+    print(f"{'PASS' if not failed else 'FAIL'}: every median round ratio of a benchmark that runs the build "
+          f">= {args.threshold}" + ("" if not failed else "; below: " + ", ".join(failed)))
+    sys.exit(1 if failed else 0)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ any loop that runs with the GIL released, and turns C error codes into the
 package's exceptions. Each game's own extras (Capulana's weaving options and
 strip scoring, Capivárias' round-end river) are included at the end.
 """
+cimport cython
 from libc.stdint cimport uint64_t, int64_t, uint8_t
 from libc.string cimport memcpy, memset, memcmp
 from libc.stdlib cimport malloc, free
@@ -15,9 +16,22 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
 from cpython.list cimport PyList_New, PyList_SetItem
 from cpython.ref cimport Py_INCREF
 from cpython.exc cimport PyErr_CheckSignals
+from cpython.type cimport PyType_Check, PyType_IsSubtype
 from game_c cimport *
 
 from tabuleiro._errors import EngineError, GameOverError, IllegalMoveError, InvalidStateError
+
+cdef extern from *:
+    """
+    /* CoreState's own tp_new (Cython's), looked up once: what CoreState.__new__(cls) runs */
+    static newfunc tab_core_state_new = NULL;
+    static PyObject *tab_new_state(PyObject *base, PyObject *cls, PyObject *empty) {
+        if (tab_core_state_new == NULL)
+            tab_core_state_new = (newfunc) PyType_GetSlot((PyTypeObject *) base, Py_tp_new);
+        return tab_core_state_new((PyTypeObject *) cls, empty, NULL);
+    }
+    """
+    object tab_new_state(object base, object cls, object empty)
 
 MAX_NODES = SR_MAX_NODES
 MAX_THREADS = SR_MAX_THREADS
@@ -261,7 +275,14 @@ cdef class CoreGame:
         return buf[:n].decode("utf-8")
 
     cdef CoreState _blank(self):
-        cdef CoreState st = CoreState.__new__(self.state_class)
+        cdef CoreState st
+        cls = self.state_class
+        if PyType_Check(cls) and PyType_IsSubtype(<type> cls, CoreState):
+            # CoreState.__new__(cls) without the Python-level call of
+            # __new__ (a method call with a tuple under the Limited API)
+            st = tab_new_state(CoreState, cls, ())
+        else:
+            st = CoreState.__new__(cls)     # raises as it always did
         st.core_game = self
         return st
 
@@ -452,14 +473,20 @@ cdef class CoreState:
 
     def infostate_key(self, player):
         """64-bit hash of everything `player` sees (equal views, equal keys)."""
+        return self._infostate_key(player)
+
+    cdef object _infostate_key(self, object player):
         cdef const sr_game *g = self._g()
         _check_player(player, g.info.num_players)
         return g.infostate_key(g.rules, self.s.b, player)
 
     # --- moves -----------------------------------------------------------------------
-    cpdef int _apply_action(self, int action) except -1:
+    def _apply_action(self, int action):
         """Apply action if legal and push it on the stack: 0; else the
         sr_error code (the state untouched)."""
+        return self._apply_c(action)
+
+    cdef int _apply_c(self, int action) except -1:
         cdef const sr_game *g = self._g()
         self._reserve_push()
         cdef int rc = sr_apply_checked(g, self.s.b, action)
@@ -473,6 +500,9 @@ cdef class CoreState:
         the legal ids, out of [0, num_distinct_actions) included, or the game
         is over): no exception and no message are built on that path. An int
         or numpy integer; TypeError for anything else, bools included."""
+        return self._try_push(action)
+
+    cdef object _try_push(self, object action):
         cdef const sr_game *g = self._g()
         if type(action) is not int:
             action = _action_id(action)
@@ -536,6 +566,9 @@ cdef class CoreState:
         return [buf[i] for i in range(n)]
 
     def _determinize(self, int player, uint64_t seed):
+        return self._determinize_c(player, seed)
+
+    cdef CoreState _determinize_c(self, int player, uint64_t seed):
         cdef const sr_game *g = self._g()
         _check_player(player, g.info.num_players)
         cdef CoreState c = self.core_game._blank()
@@ -623,6 +656,9 @@ cdef class CoreState:
 
     def _greedy(self, uint64_t seed):
         """The greedy policy's action (C, on a copy)."""
+        return self._greedy_c(seed)
+
+    cdef object _greedy_c(self, uint64_t seed):
         cdef const sr_game *g = self._g()
         cdef sr_state_buf copy = self.s
         cdef int buf[1024]
@@ -671,3 +707,4 @@ cdef int _check_player(player, int n) except -1:
 include "capivarias_extras.pxi"
 include "capulana_extras.pxi"
 include "batch.pxi"
+include "fastcall.pxi"
