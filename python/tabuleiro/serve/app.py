@@ -34,7 +34,7 @@ except ImportError as _e:  # pragma: no cover - the extra is missing
 import tabuleiro
 
 from .. import engine as _engine
-from .._wire import ProtocolError, _echoable, _encode, _read_request
+from .._wire import ProtocolError, _echoable, _encode, _read_request, _unicode_problem
 from .limits import LimitError, Limits, RateLimiter, check_budget
 from .store import Store
 from .tables import MoveError, Table, Tables, encode, log_event
@@ -298,6 +298,9 @@ class _Server:
                 raise MoveError("bad_json", e.message) from None
             if not isinstance(req, dict):
                 raise MoveError("bad_request", "a message is a JSON object with a 'type'")
+            problem = _unicode_problem(req)
+            if problem is not None:
+                raise MoveError("bad_request", problem)
             rid = req.get("id")
             if not _echoable(rid) or isinstance(rid, (dict, list)):
                 rid = None

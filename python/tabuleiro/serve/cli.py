@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import logging
+import re
 import sys
+import time
 from typing import Any
 
 from .limits import Limits
@@ -47,6 +50,35 @@ _HELP = {
 }
 
 
+_SECRET = re.compile(r"(token=)[^&\s\"']*|(bearer\s+)\S+", re.IGNORECASE)
+
+
+class OneLineLog(logging.Filter):
+    """Turns the web stack's log records into one JSON line each, without
+    tracebacks, with any ``token=...`` or bearer token blanked out.
+
+    >>> rec = logging.LogRecord("uvicorn.error", logging.ERROR, "", 0, "GET /t/ws?token=abc&x=1", None, None)
+    >>> OneLineLog().filter(rec), json.loads(rec.getMessage())["message"]
+    (True, 'GET /t/ws?token=***&x=1')
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite ``record`` in place (example: see the class)."""
+        try:
+            text = record.getMessage()
+        except Exception:  # noqa: BLE001 - a record that does not format
+            text = str(record.msg)
+        text = _SECRET.sub(lambda m: (m.group(1) or m.group(2)) + "***", text)
+        error = record.exc_info[0].__name__ if record.exc_info and record.exc_info[0] else None
+        out = {"ts": round(time.time(), 3), "event": "server_log", "level": record.levelname.lower(),
+               "message": text[:300]}
+        if error:
+            out["error"] = error
+        record.msg, record.args = json.dumps(out, separators=(",", ":")), None
+        record.exc_info, record.exc_text, record.stack_info = None, None, None
+        return True
+
+
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Add the ``serve`` subcommand to an ``argparse`` subparsers object
     (example: see the module).
@@ -54,7 +86,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     >>> add_parser.__name__
     'add_parser'
     """
-    p = sub.add_parser("serve", help="the game server: HTTP and WebSockets (docs/server.md)",
+    p: argparse.ArgumentParser = sub.add_parser("serve", help="the game server: HTTP and WebSockets (docs/server.md)",
                        description="Serve tables and the engine protocol over HTTP and WebSockets "
                                    "(docs/server.md). Needs the serve extra: pip install 'tabuleiro[serve]'.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
@@ -115,10 +147,17 @@ def run(args: argparse.Namespace) -> int:
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     log.propagate = False
+    web = logging.StreamHandler(sys.stderr)     # uvicorn's own records: one JSON line, no traceback, no token
+    web.addFilter(OneLineLog())
+    web.setFormatter(logging.Formatter("%(message)s"))
+    uvlog = logging.getLogger("uvicorn")
+    uvlog.addHandler(web)
+    uvlog.setLevel(logging.WARNING)
+    uvlog.propagate = False
     lim = config.limits
     uv = uvicorn.Config(create_app(config), host=config.host, port=config.port, access_log=False,
-                        log_level="warning", ws="websockets-sansio", ws_max_size=lim.max_frame_bytes,
-                        ws_max_queue=16, ws_per_message_deflate=False, limit_concurrency=lim.max_connections + 64,
+                        log_config=None, log_level="warning", ws="websockets-sansio",
+                        ws_max_size=lim.max_frame_bytes, ws_max_queue=16, ws_per_message_deflate=False, limit_concurrency=lim.max_connections + 64,
                         timeout_graceful_shutdown=5, proxy_headers=False, server_header=False)
     print(f"tabuleiro serve: http://{config.host}:{config.port} (database {config.db})", file=sys.stderr, flush=True)
     uvicorn.Server(uv).run()
