@@ -127,7 +127,8 @@ class _Server:
     # --- HTTP ---------------------------------------------------------------------------------------------------
     async def health(self, request: Request) -> Response:
         return JSONResponse({"ok": True, "version": tabuleiro.__version__, "tables": self.tables.count,
-                             "connections": self.connections, "uptime": round(time.monotonic() - self.started, 1)})
+                             "connections": self.connections, "uptime": round(time.monotonic() - self.started, 1),
+                             "searches": self.tables.searches, "db": self.tables.store.stats()})
 
     @staticmethod
     def _http_error(code: str, message: str) -> Response:

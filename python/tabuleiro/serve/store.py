@@ -24,6 +24,7 @@ import json
 import queue
 import sqlite3
 import threading
+import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -90,6 +91,9 @@ class Store:
         self._db.commit()
         self._thread: Optional[threading.Thread] = None
         self.commits = 0
+        self.writes = 0
+        self.commit_seconds = 0.0
+        self.max_commit_seconds = 0.0
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -147,6 +151,7 @@ class Store:
 
     def _commit(self, batches: list[list[Op]]) -> None:
         db = self._db
+        t0 = time.perf_counter()
         db.execute("BEGIN IMMEDIATE")
         try:
             for ops in batches:
@@ -156,7 +161,11 @@ class Store:
         except BaseException:
             db.execute("ROLLBACK")
             raise
+        took = time.perf_counter() - t0
         self.commits += 1
+        self.writes += len(batches)
+        self.commit_seconds += took
+        self.max_commit_seconds = max(self.max_commit_seconds, took)
 
     def start(self) -> None:
         """Start the writer thread (:meth:`submit` needs it).
@@ -206,6 +215,16 @@ class Store:
                 continue
             for _, fut in group:
                 fut.set_result(None)
+
+    def stats(self) -> dict[str, Any]:
+        """Commits so far, writes (moves, tables) they held, and their time.
+
+        >>> Store(":memory:").stats()["commits"]
+        0
+        """
+        return {"commits": self.commits, "writes": self.writes,
+                "commit_ms_mean": round(1000 * self.commit_seconds / max(1, self.commits), 2),
+                "commit_ms_max": round(1000 * self.max_commit_seconds, 1)}
 
     def close(self) -> None:
         """Stop the writer (after what is queued) and close the database.
