@@ -344,6 +344,29 @@ def test_table_and_connection_limits(tmp_path: Path) -> None:
         srv.stop()
 
 
+def test_engine_jobs_are_capped_across_sockets_and_the_time_cap_stops_them(tmp_path: Path) -> None:
+    srv = ServerProcess(tmp_path / "j.db", "--max-engine-jobs", "1", "--max-search-seconds", "1").start()
+    try:
+        async def go() -> None:
+            async with connect(f"{srv.ws}/engine") as a, connect(f"{srv.ws}/engine") as b:
+                for ws in (a, b):
+                    await ws.send('{"id": 1, "cmd": "new", "game": "capivarias", "seed": 1}')
+                    assert (await recv(ws))["ok"]
+                await a.send('{"id": 2, "cmd": "perft", "depth": 40}')
+                await asyncio.sleep(0.2)
+                await b.send('{"id": 3, "cmd": "go", "iterations": 100}')
+                err = await recv(b)
+                assert (err["id"], err["error"]["code"]) == (3, "limit")
+                done = await recv(a, timeout=15)             # the 1 s time cap stopped the perft
+                assert (done["id"], done["stopped"], done["nodes"]) == (2, True, None)
+                await b.send('{"id": 4, "cmd": "go", "iterations": 100}')
+                assert (await recv(b))["ok"]
+
+        asyncio.run(go())
+    finally:
+        srv.stop()
+
+
 def test_idle_tables_expire_and_their_sockets_close(tmp_path: Path) -> None:
     srv = ServerProcess(tmp_path / "e.db", "--idle-seconds", "1", "--sweep-seconds", "0.2").start()
     try:

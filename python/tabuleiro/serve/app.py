@@ -122,6 +122,7 @@ class _Server:
         self.limits = config.limits
         self.tables = Tables(Store(config.db, sync=config.sync), config.limits)
         self.connections = 0
+        self.engine_jobs: set[_engine.Engine] = set()   # sessions whose go/perft may still run
         self.started = time.monotonic()
 
     # --- HTTP ---------------------------------------------------------------------------------------------------
@@ -241,7 +242,16 @@ class _Server:
                     continue
                 await handle(conn, text)
 
-        read = asyncio.get_running_loop().create_task(reader())
+        async def guarded_reader() -> None:
+            try:
+                await reader()
+            except Exception as e:  # noqa: BLE001 - a socket error ends this connection only
+                if not isinstance(e, (OSError, RuntimeError)) and type(e).__name__ not in ("WebSocketDisconnect",
+                                                                                         "ClientDisconnected"):
+                    log_event("internal", where="reader", error=type(e).__name__)
+                conn.close(1011, "")
+
+        read = asyncio.get_running_loop().create_task(guarded_reader())
         ended = asyncio.get_running_loop().create_task(conn.done.wait())
         try:
             await asyncio.wait({writer, read, ended}, return_when=asyncio.FIRST_COMPLETED)
@@ -256,6 +266,9 @@ class _Server:
                 with contextlib.suppress(BaseException):
                     await asyncio.wait_for(asyncio.shield(writer), 2.0)
             writer.cancel()
+            for task in (writer, read, ended):    # retrieve what they raised (a send to a closed socket)
+                if task.done() and not task.cancelled():
+                    task.exception()
             if conn.slow:
                 log_event("ws_dropped", code="slow_reader")
             else:
@@ -354,6 +367,17 @@ class _Server:
             req = json.loads(raw)
         except Exception:  # noqa: BLE001 - the engine answers bad_json itself
             req = None
+        if isinstance(req, dict) and req.get("cmd") in ("go", "perft"):
+            self.engine_jobs = {e for e in self.engine_jobs if getattr(e, "_job", None) is not None}
+            if len(self.engine_jobs) >= self.limits.max_engine_jobs and eng not in self.engine_jobs:
+                rid = req.get("id")
+                data = _encode({"id": rid if _echoable(rid) and not isinstance(rid, (dict, list)) else None,
+                                "ok": False, "cmd": req["cmd"], "error": {
+                                    "code": "limit", "message": f"the server runs at most "
+                                    f"{self.limits.max_engine_jobs} engine searches at once; try again shortly"}})
+                if data is not None:
+                    conn.push(data.decode("utf-8").rstrip("\n"))
+                return
         if isinstance(req, dict) and req.get("cmd") == "go":
             try:
                 check_budget({k: req.get(k) for k in ("iterations", "time", "threads", "max_nodes") if k in req},
@@ -369,6 +393,7 @@ class _Server:
         keep = await loop.run_in_executor(None, eng.handle_line, raw)
         job = getattr(eng, "_job", None)        # a go/perft just started: the server's time cap
         if job is not None:
+            self.engine_jobs.add(eng)
             loop.call_later(self.limits.max_search_seconds, job.stop.set)
         if not keep:
             conn.close(1000, "quit")

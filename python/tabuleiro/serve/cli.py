@@ -47,6 +47,7 @@ _HELP = {
     "idle_seconds": "remove tables idle this long (0: never)",
     "sweep_seconds": "how often idle tables are looked for",
     "search_workers": "threads running the agents' searches",
+    "max_engine_jobs": "go/perft jobs running at once on /engine",
 }
 
 

@@ -59,6 +59,8 @@ class Limits:
     sweep_seconds: float = 60.0
     #: threads that run the tables' agents' searches
     search_workers: int = 2
+    #: ``go``/``perft`` jobs running at once on ``/engine``, all sockets together
+    max_engine_jobs: int = 4
 
     def replace(self, **changes: Any) -> "Limits":
         """A copy with some limits changed.
