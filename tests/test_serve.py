@@ -415,3 +415,18 @@ def test_restart_keeps_every_table_and_move_and_the_token_still_works(tmp_path: 
         srv.stop()
     log = srv.log.read_text()
     assert made["seats"][0]["token"] not in log and str(seed) not in log and "Traceback" not in log
+
+
+def test_without_the_extra_serve_says_what_to_install() -> None:
+    """The core install has no web stack: ``tabuleiro serve`` then exits 2
+    naming the extra, and the rest of the command still works."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['starlette'] = None; sys.modules['uvicorn'] = None\n"
+            "from tabuleiro.__main__ import main\n"
+            "assert main(['demo', '--game', 'toy', '--quiet']) == 0\n"
+            "sys.exit(main(['serve', '--port', '1']))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2, r.stderr
+    assert "pip install 'tabuleiro[serve]'" in r.stderr

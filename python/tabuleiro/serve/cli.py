@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
 
         from .app import create_app
     except ImportError as e:
-        print(f"tabuleiro serve: {e}", file=sys.stderr)
+        print(f"tabuleiro serve needs the serve extra: pip install 'tabuleiro[serve]' ({e})", file=sys.stderr)
         return 2
     try:
         config = config_from_args(args)

@@ -179,15 +179,17 @@ class Table:
     def record_move(self, action: int) -> None:
         """Apply ``action``, keeping what each seat saw of it (the caller has stored it).
 
-        >>> t = Table("x", tabuleiro.load_game("toy").new_initial_state(seed=1), [Seat("agent", spec="random")] * 2)
+        >>> t = Table("x", tabuleiro.load_game("toy").new_initial_state(seed=1),
+        ...           [Seat("agent", spec="random"), Seat("human", token_hash="00")])
         >>> t.record_move(t.state.legal_actions()[0]); t.seen[1][0]["move"]
         'play 1'
         """
         st = self.state
         ply, mover = len(st.history()), st.current_player
-        events = [st.game.public_events(st, action, p) for p in range(len(self.seats))]
+        # only people are shown what they saw: an agent seat's feed would never be sent
+        events = [(p, st.game.public_events(st, action, p)) for p, seat in enumerate(self.seats) if seat.human]
         st.push(action)
-        for p, ev in enumerate(events):
+        for p, ev in events:
             first = ev[0]
             self.seen[p].append({"ply": ply, "player": mover, "move": first.get("move"), "text": first.get("text")})
             self.last_events[p] = ev
