@@ -304,13 +304,17 @@ def test_rate_limit_answers_then_closes_a_flood(tmp_path: Path) -> None:
     try:
         async def go() -> None:
             async with connect(f"{srv.ws}/engine") as ws:
-                for i in range(20):
+                for i in range(30):
                     await ws.send(json.dumps({"id": i, "cmd": "ping"}))
-                answers = [await recv(ws) for _ in range(20)]
+                answers = [await recv(ws) for _ in range(30)]
                 limited = [a for a in answers if a.get("code") == "rate_limited"]
-                assert 10 <= len(limited) <= 15 and all(a["type"] == "error" for a in limited)
-                for i in range(60):
-                    await ws.send(json.dumps({"id": i, "cmd": "ping"}))
+                assert all(a.get("ok") for a in answers[:5]) and len(limited) >= 5, answers
+                assert all(a.get("ok") or a.get("code") == "rate_limited" for a in answers)
+                try:
+                    for i in range(300):            # 50 refused in a row close the socket
+                        await ws.send(json.dumps({"id": i, "cmd": "ping"}))
+                except websockets.ConnectionClosed:
+                    pass
                 with pytest.raises(websockets.ConnectionClosed) as e:
                     while True:
                         await recv(ws)
@@ -353,7 +357,9 @@ def test_engine_jobs_are_capped_across_sockets_and_the_time_cap_stops_them(tmp_p
                     await ws.send('{"id": 1, "cmd": "new", "game": "capivarias", "seed": 1}')
                     assert (await recv(ws))["ok"]
                 await a.send('{"id": 2, "cmd": "perft", "depth": 40}')
-                await asyncio.sleep(0.2)
+                await a.send('{"id": 9, "cmd": "info"}')        # answered once the perft is under way
+                info = await recv(a)
+                assert (info["id"], info["running"]) == (9, "perft")
                 await b.send('{"id": 3, "cmd": "go", "iterations": 100}')
                 err = await recv(b)
                 assert (err["id"], err["error"]["code"]) == (3, "limit")

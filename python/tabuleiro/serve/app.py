@@ -207,7 +207,7 @@ class _Server:
             await asyncio.wait_for(ws.close(code=close, reason=code), 2.0)
 
     async def _run(self, ws: WebSocket, conn: Connection,
-                   handle: Callable[[Any, str], Awaitable[None]], raw_text: bool = False) -> None:
+                   handle: Callable[[Any, str], Awaitable[None]]) -> None:
         """Read messages until the socket or the connection ends: each is
         size- and rate-checked, then handed to ``handle`` (in order)."""
         self.connections += 1
