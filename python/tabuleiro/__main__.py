@@ -28,6 +28,11 @@ the summary (docs/arena.md).
 answers JSON requests, one a line, on stdin with one JSON line each on
 stdout: games, moves and the AI for frontends in any language
 (docs/protocol.md).
+
+    tabuleiro serve [--host 127.0.0.1] [--port 8765] [--db PATH] [--allow-origin URL ...]
+
+serves tables and the engine protocol over HTTP and WebSockets to browsers
+and other programs (docs/server.md; needs the ``serve`` extra).
 """
 
 from __future__ import annotations
@@ -90,7 +95,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from .tui import add_parser as _add_play_parser
 
     _add_play_parser(sub)
+    from .serve.cli import add_parser as _add_serve_parser
+
+    _add_serve_parser(sub)
     args = parser.parse_args(argv)
+    if args.command == "serve":
+        from .serve.cli import run as _serve
+
+        return _serve(args)
     if args.command == "play":
         from .tui import run as _play
 
