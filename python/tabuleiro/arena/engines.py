@@ -422,9 +422,12 @@ class EngineSeat:
         self.engine = engine
         self.seat = seat
         self.proc = EngineProcess(engine, log_path)
-        self.go_options = {k: v for k, v in engine.options.items() if not (k == "time" and v == "auto")}
+        opts = {k: v for k, v in engine.options.items() if not (k == "time" and v == "auto")}
+        # the options, encoded once: the tail of every go
+        self.go_tail = "".join(f",{_ENCODE(k)}:{_ENCODE(v)}" for k, v in opts.items()) + "}"
         self.auto_time = engine.options.get("time") == "auto"
         self.restarts = 0
+        self.texts: dict[int, str] = {}          # action id -> '{"move":...,"id":...}'
 
     def decide(self, st: Any, clock: Optional[Clock]) -> int:
         """The engine's move in ``st`` (its seat to move): the view and the
@@ -440,36 +443,45 @@ class EngineSeat:
             self.restarts += 1
             raise
 
+    def _legal(self, st: Any, actions: Sequence[int]) -> str:
+        """The legal moves as the protocol's ``legal`` answer lists them
+        (an action's notation depends on its id alone: cached)."""
+        texts = self.texts
+        try:
+            return "[" + ",".join([texts[a] for a in actions]) + "]"
+        except KeyError:
+            to_text = st.game.action_to_string
+            for a in actions:
+                if a not in texts:
+                    texts[a] = f'{{"move":{_ENCODE(to_text(a))},"id":{a}}}'
+            return "[" + ",".join([texts[a] for a in actions]) + "]"
+
     def _decide(self, st: Any, clock: Optional[Clock]) -> int:
         p = self.seat
         proc = self.proc
         if not proc.alive:
             proc.start()
         view_json = _ENCODE(st.view(p))
-        legal = st.legal_moves()
-        ids = {m.action for m in legal}
-        go: dict[str, Any] = {"cmd": "go", "player": p,
-                              "legal": [{"move": str(m), "id": m.action} for m in legal],
-                              "seed": str(engine_seed(self.engine.seed, p, view_json))}
-        if clock is not None:
-            if clock.tc.movetime is not None:
-                go["movetime"] = clock.tc.movetime
-            else:
-                go["remaining"] = round(clock.remaining, 6)
-                go["increment"] = clock.tc.increment
-                if clock.tc.moves is not None:
-                    go["moves_to_go"] = clock.moves_to_go()
-            if self.auto_time:
-                go["time"] = round(clock.suggest(), 6)
-        go.update(self.go_options)
+        actions = st.legal_actions()
         rid = proc.next_id
         proc.next_id += 2
-        go["id"] = rid + 1
+        go = (f'{{"id":{rid + 1},"cmd":"go","player":{p},"legal":{self._legal(st, actions)},'
+              f'"seed":"{engine_seed(self.engine.seed, p, view_json)}"')
+        if clock is not None:
+            if clock.tc.movetime is not None:
+                go += f',"movetime":{clock.tc.movetime!r}'
+            else:
+                go += f',"remaining":{round(clock.remaining, 6)!r},"increment":{clock.tc.increment!r}'
+                if clock.tc.moves is not None:
+                    go += f',"moves_to_go":{clock.moves_to_go()}'
+            if self.auto_time:
+                go += f',"time":{round(clock.suggest(), 6)!r}'
+        go += self.go_tail
         load = f'{{"id":{rid},"cmd":"load","view":{view_json},"player":{p},"seat":{p}}}'
         limit = clock.deadline() if clock is not None else self.engine.timeout
         t0 = time.perf_counter()
         deadline = t0 + limit
-        proc.send([load, _ENCODE(go)])
+        proc.send([load, go])
         loaded = proc.answer(rid, deadline)
         if loaded.get("ok") is not True:
             raise Forfeit("illegal", f"refused its view: {_short(loaded.get('error', loaded))}")
@@ -482,7 +494,7 @@ class EngineSeat:
             raise Forfeit("illegal", f"answered go with an error: {_short(ans.get('error', ans))}")
         move = ans.get("move")
         a = _action_of(st, move)
-        if a is None or a not in ids:
+        if a is None or a not in actions:
             raise Forfeit("illegal", f"answered {_short(json.dumps(move))}, not a legal move")
         return a
 
