@@ -22,7 +22,7 @@ from tabuleiro.arena import backends, specs, worker
 #: The modules of the package, bottom first: each may import only modules
 #: before it (the package's __init__ re-exports them all).
 LAYERS = ["scheduling", "stats", "clock", "engines", "specs", "records", "worker", "backends", "report", "summary",
-          "runner", "cli"]
+          "runner", "cli", "tune"]
 MAX_LINES = 800
 
 #: ``tabuleiro.arena.__all__`` when the arena was one module.
