@@ -125,10 +125,10 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
         if isinstance(engines, Mapping):
             engine_map = dict(engines)
         else:
-            for e in engines:
-                if not isinstance(e, Engine):
-                    raise ValueError(f"engines holds {type(e).__name__} {e!r:.60}, not an arena.Engine")
-                engine_map[str(e.name)] = e
+            for eng in engines:
+                if not isinstance(eng, Engine):
+                    raise ValueError(f"engines holds {type(eng).__name__} {eng!r:.60}, not an arena.Engine")
+                engine_map[str(eng.name)] = eng
     if isinstance(tc, str):
         tc = parse_tc(tc)
     if tc is not None and not isinstance(tc, TimeControl):
@@ -160,10 +160,10 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
             import tempfile
             log_dir = os.path.join(tempfile.gettempdir(), "tabuleiro-arena-engines")
         checked = set()
-        for e in entries:
-            if e.engine is not None and e.engine.cmd not in checked:
-                checked.add(e.engine.cmd)
-                e.engine.check()
+        for ent in entries:
+            if ent.engine is not None and ent.engine.cmd not in checked:
+                checked.add(ent.engine.cmd)
+                ent.engine.check()
     cfg = _Config(g.name, g.params, tuple(entries), seed, tc=tc, margin=float(tc_margin), log_dir=log_dir)
     # --- what the results file already holds (checked and repaired; refused if not ours) ---
     have: dict[tuple[Any, ...], dict[str, Any]] = {}

@@ -132,13 +132,13 @@ class SPSA:
 
     def c_k(self, k: int, steps: int) -> float:
         """The perturbation at step ``k`` (1-based) of ``steps``."""
-        return self.c_end * (steps ** self.gamma) / (k ** self.gamma)
+        return float(self.c_end * (steps ** self.gamma) / (k ** self.gamma))
 
     def a_k(self, k: int, steps: int) -> float:
         """The learning rate at step ``k`` (1-based) of ``steps``."""
         A = self._A(steps)
         a = self.r_end * self.c_end ** 2 * (A + steps) ** self.alpha
-        return a / (A + k) ** self.alpha
+        return float(a / (A + k) ** self.alpha)
 
 
 def _delta(seed: int, k: int, n: int) -> list[int]:
@@ -420,16 +420,17 @@ def tune(game: Union[str, Game], agent: str, params: Sequence[Union[str, TunePar
                 f.write(b"".join(keep[:good]))
         else:
             os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-            with open(out, "w") as f:
-                f.write(json.dumps(header, separators=(",", ":")) + "\n")
+            with open(out, "w") as hf:
+                hf.write(json.dumps(header, separators=(",", ":")) + "\n")
         fh = open(out, "a")
     lines = list(history)
     bar: Any = None
     if progress:
+        from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         bar = Progress(TextColumn("tune"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                       TextColumn("{task.description}"), transient=False)
+                       TextColumn("{task.description}"), transient=False, console=Console(stderr=True))
         bar.start()
         task = bar.add_task("", total=steps, completed=len(history))
 

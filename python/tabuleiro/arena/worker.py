@@ -232,14 +232,14 @@ class _Worker:
         box: list[Optional[int]] = [None]
         seats: list[Optional[EngineSeat]] = [None] * len(lineup)
         acts: list[Optional[Act]] = [None] * len(lineup)
-        for p, a in enumerate(lineup):
-            if self.engine_of[a] is not None:
-                seats[p] = self._seat_engine(a, p)
+        for seat, who in enumerate(lineup):
+            if self.engine_of[who] is not None:
+                seats[seat] = self._seat_engine(who, seat)
             else:
-                acts[p] = self.starts[a](_seat_seed(ds, p, self.seeds[a]), box)
+                acts[seat] = self.starts[who](_seat_seed(ds, seat, self.seeds[who]), box)
         tc = self.cfg.tc
-        clocks = [tc.clock(self.cfg.margin) if tc is not None and seats[p] is not None else None
-                  for p in range(len(lineup))]
+        clocks = [tc.clock(self.cfg.margin) if tc is not None and seats[q] is not None else None
+                  for q in range(len(lineup))]
         st = self.game.new_initial_state(seed=ds)
         moves: list[int] = []
         movers: list[int] = []
@@ -250,11 +250,13 @@ class _Worker:
         reason: Optional[str] = None
         clock = time.perf_counter_ns
         while True:
-            p = st.current_player
-            if p is None:
+            mover = st.current_player
+            if mover is None:
                 break
+            p: int = mover
             t0 = clock()
             es = seats[p]
+            a: int
             if es is not None:
                 try:
                     a = es.decide(st, clocks[p])
