@@ -202,9 +202,9 @@ class Forfeit(Exception):
     """An engine lost the game it was playing: ``termination`` is one of
     ``timeout``, ``illegal``, ``crash`` and ``detail`` says what happened.
 
-    >>> f = Forfeit("illegal", "answered 'e4'")
+    >>> f = Forfeit("illegal", "answered e4")
     >>> f.termination, str(f)
-    ('illegal', 'illegal: answered \\'e4\\'')
+    ('illegal', 'illegal: answered e4')
     """
 
     def __init__(self, termination: str, detail: str) -> None:
