@@ -17,8 +17,8 @@ of ±1 (seeded by the step):
 
 Defaults (the schedules of Spall's guidelines, as fishtest's): ``α = 0.602``,
 ``γ = 0.101``, ``A = N / 10``, ``c_end = 0.1`` of each range and
-``r_end = 2.0`` (in range-scaled units: fishtest's 0.002 is for raw engine
-units and tens of thousands of games). The tuned values are the mean of θ
+``r_end = 0.05`` (in range-scaled units: a step moves θ by at most
+``2 · r_end · c_end`` = 1% of a range at the end). The tuned values are the mean of θ
 over the last fifth of the steps (Polyak-Ruppert averaging).
 
 Every step's games are seeded from the run's seed and the step, so a run
@@ -118,11 +118,11 @@ class SPSA:
 
     >>> s = SPSA()
     >>> round(s.c_k(100, 100), 4), round(s.a_k(100, 100) / s.c_k(100, 100) ** 2, 4)
-    (0.1, 2.0)
+    (0.1, 0.05)
     """
 
     c_end: float = 0.1
-    r_end: float = 2.0
+    r_end: float = 0.05
     A: Optional[float] = None
     alpha: float = 0.602
     gamma: float = 0.101
