@@ -78,7 +78,17 @@ function startOracle() {
 let view = null;
 let player = null;
 
-function reply(obj) { process.stdout.write(JSON.stringify(obj) + "\n"); }
+// Answers are gathered while a chunk of input is handled and written in one
+// write at its end (a load and its go answered together: one wake-up of the
+// arena instead of two); an answer that comes later (a Monte Carlo go) is
+// written at once.
+let out = [];
+let gathering = false;
+function flush() { if (out.length) { process.stdout.write(out.join("")); out = []; } }
+function reply(obj) {
+  out.push(JSON.stringify(obj) + "\n");
+  if (!gathering) flush();
+}
 
 function thinkingTime(req) {
   if (typeof req.movetime === "number") return 0.8 * req.movetime;
@@ -155,6 +165,7 @@ function handle(req) {
     }
     case "quit":
       reply({ id, ok: true, cmd });
+      flush();
       if (oracle) oracle.close();
       process.exit(0);
     default:
@@ -167,6 +178,7 @@ const queue = [];
 let running = false;
 let ended = false;
 function pump() {
+  gathering = true;
   while (queue.length && !running) {
     const line = queue.shift();
     let req;
@@ -180,6 +192,8 @@ function pump() {
       r.then(() => { running = false; pump(); });
     }
   }
+  gathering = false;
+  flush();
   if (ended && !running && !queue.length) {
     if (oracle) oracle.close();
     process.exit(0);
