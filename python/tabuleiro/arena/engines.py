@@ -249,6 +249,7 @@ class EngineProcess:
         self.buf = b""
         self.next_id = 1
         self.log: Optional[IO[bytes]] = None
+        self.poller: Any = None
 
     def note(self, text: str) -> None:
         """A line of the arena's own in the engine's log file."""
@@ -275,6 +276,9 @@ class EngineProcess:
         except OSError as e:
             raise Forfeit("crash", f"cannot start {shlex.join(self.engine.cmd)!r}: {e.strerror or e}") from None
         self.buf = b""
+        assert self.proc.stdout is not None
+        self.poller = select.poll()
+        self.poller.register(self.proc.stdout.fileno(), select.POLLIN)
         self.note(f"started pid {self.proc.pid}: {shlex.join(self.engine.cmd)}")
         ans = self.request([{"cmd": "ping"}], self.engine.timeout)[0]
         if ans.get("ok") is not True:
@@ -319,8 +323,7 @@ class EngineProcess:
             left = deadline - time.perf_counter()
             if left <= 0:
                 raise Forfeit("timeout", "no answer in time")
-            ready, _, _ = select.select([fd], [], [], left)
-            if not ready:
+            if not self.poller.poll(max(1, math.ceil(left * 1000))):
                 continue
             chunk = os.read(fd, 1 << 16)
             if not chunk:
