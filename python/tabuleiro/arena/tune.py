@@ -352,14 +352,22 @@ def plot_tune(lines: Sequence[Mapping[str, Any]], params: Sequence[TuneParam], p
 
     fig, axes = plt.subplots(len(params), 1, figsize=(7, 2.4 * len(params) + 0.6), squeeze=False, sharex=True)
     ks = [ln["step"] for ln in lines]
+    scaled = [[p.scale(float(ln["theta"][p.name])) for p in params] for ln in lines]
+    tuned = averaged(params, scaled)
     for ax, p in zip(axes[:, 0], params):
-        ax.plot(ks, [ln["theta"][p.name] for ln in lines], lw=1.2, color="C0", label=f"{p.name} (θ)")
-        ax.fill_between(ks, [ln["minus"][p.name] for ln in lines], [ln["plus"][p.name] for ln in lines],
-                        color="C0", alpha=0.15, lw=0, label="θ ± c_k")
+        th = [ln["theta"][p.name] for ln in lines]
+        half = [ln["c_k"] * (p.hi - p.lo) for ln in lines]
+        ax.fill_between(ks, [max(p.lo, t - h) for t, h in zip(th, half)],
+                        [min(p.hi, t + h) for t, h in zip(th, half)], color="C0", alpha=0.15, lw=0,
+                        label="θ ± c_k (the perturbed values)")
+        ax.plot(ks, th, lw=1.2, color="C0", label=f"{p.name}: θ after each step")
+        ax.axhline(tuned[p.name], color="C3", ls="--", lw=1,
+                   label=f"tuned {tuned[p.name]:.3g} (mean of the last fifth)")
+        ax.axhline(p.start, color="0.4", ls=":", lw=1, label=f"start {p.start:g}")
         ax.set_ylim(p.lo, p.hi)
         ax.set_ylabel(p.name)
         ax.grid(alpha=0.3)
-        ax.legend(loc="upper right", fontsize=8)
+        ax.legend(loc="upper right", fontsize=7)
     axes[-1, 0].set_xlabel("SPSA step")
     if title:
         fig.suptitle(title, fontsize=10)
@@ -396,6 +404,11 @@ def tune(game: Union[str, Game], agent: str, params: Sequence[Union[str, TunePar
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK:
         raise ValueError(f"seed must be an integer in [0, 2**64), not {seed!r}")
     _check_template(agent, ps, engines)
+    if plot_to is not None:
+        from .report import check_plot_path
+        check_plot_path(plot_to)
+        if out is not None and os.path.realpath(plot_to) == os.path.realpath(out):
+            raise ValueError(f"plot file {plot_to!r} is the results file")
     if against is not None:
         parse_agent(against, engines)
     steps = games // per_step
@@ -450,7 +463,11 @@ def tune(game: Union[str, Game], agent: str, params: Sequence[Union[str, TunePar
         if fh is not None:
             fh.close()
     if plot_to is not None and lines:
-        plot_tune(lines, ps, plot_to, title=f"SPSA on {agent} ({g.name}, {steps} steps, {steps * per_step} games)")
+        try:
+            plot_tune(lines, ps, plot_to,
+                      title=f"SPSA on {agent} ({g.name}, {steps} steps, {steps * per_step} games)")
+        except OSError as e:
+            raise ValueError(f"cannot write the plot {plot_to!r}: {e.strerror or e} (the steps are saved)") from None
     return {"values": values, "steps": steps, "games": obj.games + len(history) * per_step,
             "terminations": obj.terms}
 
