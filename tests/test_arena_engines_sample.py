@@ -9,6 +9,11 @@ the contract seen from outside the package.
 * It plays a short match against ``tabuleiro engine`` itself as an external
   engine, ``tc=5+0.05`` under ``--jobs 2`` (the acceptance run in short),
   and the command prints the result, the SPRT and the termination counts.
+
+And the C random engine (examples/random-engine/random_engine.c, the
+overhead benchmark's engine): it reads requests in any key order and plays
+legal moves; a match between two of them gives the same games for one and
+two jobs.
 """
 
 from __future__ import annotations
@@ -33,13 +38,14 @@ PY = sys.executable
 ORACLE = f"{PY} -m tabuleiro engine"
 NODE = shutil.which("node")
 
-pytestmark = pytest.mark.skipif(NODE is None, reason="the sample engine needs Node (node on PATH)")
+needs_node = pytest.mark.skipif(NODE is None, reason="the sample engine needs Node (node on PATH)")
 
 
 def _sample(**options: Any) -> Engine:
     return Engine(cmd=[str(NODE), str(SAMPLE), "--oracle", ORACLE], options=options, name="sample")
 
 
+@needs_node
 def test_the_sample_engine_speaks_the_protocol_on_its_own() -> None:
     st = tabuleiro.load_game("capivarias").new_initial_state(seed=4)
     legal = [{"move": str(m), "id": m.action} for m in st.legal_moves()]
@@ -74,6 +80,7 @@ def _true_views(records: list[dict[str, Any]], label: str) -> list[str]:
     return out
 
 
+@needs_node
 @pytest.mark.parametrize("game, params, mode", [("capivarias", {}, "random"), ("capulana", {"players": 3}, "random"),
                                                 ("toy", {}, "flatmc")])
 def test_the_sample_engine_never_receives_a_hidden_card(tmp_path: Path, game: str, params: dict[str, Any],
@@ -105,6 +112,7 @@ def test_the_sample_engine_never_receives_a_hidden_card(tmp_path: Path, game: st
     assert not deal_seeds & {m["seed"] for m in gos}
 
 
+@needs_node
 @pytest.mark.slow          # about 8 s: six engine processes and a pool of two workers start
 def test_sample_engine_against_tabuleiro_engine_on_a_clock_with_two_jobs(tmp_path: Path) -> None:
     out = tmp_path / "m.jsonl"
@@ -123,3 +131,42 @@ def test_sample_engine_against_tabuleiro_engine_on_a_clock_with_two_jobs(tmp_pat
     recs = arena.read_results(out)
     assert len(recs) == 4 and all(r["termination"] == "normal" for r in recs)
     assert (out.parent / "m.engines" / "sample.log").exists()
+
+
+# --- the C random engine (examples/random-engine), the overhead benchmark's engine ----------
+
+CC = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+C_SOURCE = ROOT / "examples" / "random-engine" / "random_engine.c"
+
+
+@pytest.fixture(scope="module")
+def c_engine(tmp_path_factory: pytest.TempPathFactory) -> str:
+    if CC is None:
+        pytest.skip("no C compiler (cc) on PATH")
+    exe = tmp_path_factory.mktemp("c") / "random_engine"
+    subprocess.run([CC, "-O2", "-Wall", "-Wextra", "-Werror", "-o", str(exe), str(C_SOURCE)], check=True,
+                   timeout=120)
+    return str(exe)
+
+
+def test_the_c_random_engine_answers_in_any_key_order_and_plays_legal_moves(c_engine: str) -> None:
+    reqs = ['{"cmd":"ping","id":1}',
+            '{"id":"two","cmd":"go","legal":[{"move":"a \\"id\\":9","id":7},{"move":"b","id":8}],"seed":"5"}',
+            '{"legal":[{"id":3}],"seed":1,"cmd":"go","id":3}',
+            '{"id":4,"cmd":"go","legal":[]}',
+            '{"id":5,"cmd":"quit"}']
+    res = subprocess.run([c_engine], input="\n".join(reqs) + "\n", capture_output=True, text=True, timeout=30)
+    answers = [json.loads(line) for line in res.stdout.splitlines()]
+    assert [a["id"] for a in answers] == [1, "two", 3, 4, 5]
+    assert answers[1]["move"]["id"] in (7, 8) and answers[2]["move"]["id"] == 3
+    assert answers[3]["ok"] is False and res.returncode == 0
+
+
+def test_two_c_random_engines_play_a_match_and_repeat_it(c_engine: str) -> None:
+    a = Engine(cmd=[c_engine], name="a")
+    b = Engine(cmd=[c_engine], name="b")
+    one = arena.run("capivarias", [a, b], deals=20, seed=3, jobs=1, tc="5+0.05")
+    two = arena.run("capivarias", [a, b], deals=20, seed=3, jobs=2, tc="5+0.05")
+    assert one["games"] == 40 and one["terminations"]["engine:a"]["normal"] == 40
+    strip = ("timing",)
+    assert {k: v for k, v in one.items() if k not in strip} == {k: v for k, v in two.items() if k not in strip}
