@@ -193,6 +193,8 @@ def test_a_misbehaving_engine_loses_exactly_the_games_it_should(bad_engine: Path
     assert s["terminations"]["random"]["normal"] == 12
     log = (tmp_path / "r.engines" / "bad.log").read_text()
     assert log.count("started pid") == lost + 1                      # restarted after each forfeit
+    assert log.count(f"lost by {termination}:") == lost
+    assert not any(str(r["deal_seed"]) in log for r in recs)         # the engine's log holds no seed
 
 
 def test_forfeits_count_as_losses_for_more_than_two_players(bad_engine: Path) -> None:

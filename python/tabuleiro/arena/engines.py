@@ -430,6 +430,9 @@ class EngineSeat:
         self.go_tail = "".join(f",{_ENCODE(k)}:{_ENCODE(v)}" for k, v in opts.items()) + "}"
         self.auto_time = engine.options.get("time") == "auto"
         self.restarts = 0
+        # games begun at this seat in this worker: the log names a game by it, never
+        # by its deal (the log is the engine's stderr file, which it could read)
+        self.games = 0
         self.texts: dict[int, str] = {}          # action id -> '{"move":...,"id":...}'
 
     def decide(self, st: Any, clock: Optional[Clock]) -> int:
@@ -441,7 +444,7 @@ class EngineSeat:
         try:
             return self._decide(st, clock)
         except Forfeit as f:
-            self.proc.note(f"forfeit ({f.termination}): {f.detail}")
+            self.proc.note(f"game {self.games} at seat {self.seat} lost by {f.termination}: {f.detail}")
             self.proc.kill()
             self.restarts += 1
             raise

@@ -234,7 +234,8 @@ class _Worker:
         acts: list[Optional[Act]] = [None] * len(lineup)
         for seat, who in enumerate(lineup):
             if self.engine_of[who] is not None:
-                seats[seat] = self._seat_engine(who, seat)
+                seat_engine = seats[seat] = self._seat_engine(who, seat)
+                seat_engine.games += 1
             else:
                 acts[seat] = self.starts[who](_seat_seed(ds, seat, self.seeds[who]), box)
         tc = self.cfg.tc
@@ -260,9 +261,8 @@ class _Worker:
             if es is not None:
                 try:
                     a = es.decide(st, clocks[p])
-                except Forfeit as f:
+                except Forfeit as f:          # logged, and the process killed, by decide
                     termination, forfeit, reason = f.termination, p, f.detail
-                    es.proc.note(f"deal {deal} seat {p} lost by {f.termination}: {f.detail}")
                     break
             else:
                 act = acts[p]
