@@ -147,6 +147,9 @@ class Engine:
         ValueError: engine 'engine': cannot start '/nonexistent/engine': no such program
         """
         exe = self.cmd[0]
+        if not hasattr(select, "poll"):
+            raise ValueError(f"engine {self.name!r}: external engines need a POSIX system (Linux, macOS): "
+                             "the arena waits on their pipes with poll()")
         if shutil.which(exe) is None:
             raise ValueError(f"engine {self.name!r}: cannot start {exe!r}: no such program")
         proc = EngineProcess(self, None)
