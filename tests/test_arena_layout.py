@@ -21,7 +21,8 @@ from tabuleiro.arena import backends, specs, worker
 
 #: The modules of the package, bottom first: each may import only modules
 #: before it (the package's __init__ re-exports them all).
-LAYERS = ["scheduling", "stats", "specs", "records", "worker", "backends", "report", "summary", "runner", "cli"]
+LAYERS = ["scheduling", "stats", "clock", "engines", "specs", "records", "worker", "backends", "report", "summary",
+          "runner", "cli", "tune"]
 MAX_LINES = 800
 
 #: ``tabuleiro.arena.__all__`` when the arena was one module.
@@ -29,6 +30,8 @@ OLD_ALL = ["AgentEntry", "SPRT", "Summary", "parse_agent", "schedule", "deal_see
            "scan_results", "check_record", "run_header", "ResultsFile", "ResultsFileError", "ResultsScan",
            "summarize", "summarize_file", "skipped_warning", "format_summary", "plot", "check_plot_path", "run",
            "elo_from_score", "tables", "rotations", "PENTA_SCORES"]
+#: Names added since (issue 24: external engines and clocks).
+NEW_ALL = ["Engine", "Forfeit", "TERMINATIONS", "TimeControl", "Clock", "parse_tc", "format_terminations"]
 #: Its other public names (not imports): still attributes of tabuleiro.arena.
 OLD_PUBLIC_EXTRA = ["Act", "GameSpec", "HEADER_FIELDS", "HEADER_MARK", "MAX_LINE_BYTES", "RECORD_VERSION", "Start",
                     "is_header"]
@@ -42,10 +45,10 @@ def test_every_module_of_the_package_has_a_layer() -> None:
 
 
 def test_the_public_names_of_the_one_module_arena_are_all_importable() -> None:
-    assert arena.__all__ == OLD_ALL
+    assert arena.__all__ == OLD_ALL + NEW_ALL
     public = sorted(n for n, v in vars(arena).items()
                     if not n.startswith("_") and not isinstance(v, types.ModuleType) and n != "annotations")
-    assert public == sorted(OLD_ALL + OLD_PUBLIC_EXTRA)
+    assert public == sorted(OLD_ALL + NEW_ALL + OLD_PUBLIC_EXTRA)
     # each name is the object its module defines, not a copy
     for name in OLD_ALL + OLD_PUBLIC_EXTRA:
         homes = [importlib.import_module(f"tabuleiro.arena.{m}") for m in LAYERS]

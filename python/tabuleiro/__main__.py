@@ -23,6 +23,11 @@ JSON line per game to FILE.jsonl after its run header (a re-run of the same
 run resumes; another run's file is refused unless --force-new), and prints
 the summary (docs/arena.md).
 
+    tabuleiro tune GAME --agent 'ismcts:c={c},prior={p}' --param c=0.3..3.0 --param p=0..2
+                   [--against SPEC] --games N [--out FILE.jsonl] [--plot FILE.png]
+
+tunes an agent's parameters by SPSA, resumable from FILE.jsonl (docs/arena.md).
+
     tabuleiro engine
 
 answers JSON requests, one a line, on stdin with one JSON line each on
@@ -89,6 +94,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from .arena.cli import add_parser as _add_arena_parser
 
     ar = _add_arena_parser(sub)
+    from .arena.tune import add_parser as _add_tune_parser
+
+    tp = _add_tune_parser(sub)
     sub.add_parser("engine", help="the JSON-lines engine protocol on stdin/stdout (docs/protocol.md)",
                    description="Answer JSON requests read one a line from stdin with one JSON line each on "
                                "stdout, for frontends in any language (docs/protocol.md).")
@@ -111,6 +119,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from . import engine
 
         return engine.main()
+    if args.command == "tune":
+        from .arena.tune import main as _tune
+
+        return _tune(args, tp)
     if args.command == "arena":
         if not 0 <= args.seed < 2**64:
             parser.error("--seed must be in [0, 2**64)")

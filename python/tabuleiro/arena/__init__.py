@@ -27,6 +27,8 @@ after it):
 
 * :mod:`~tabuleiro.arena.scheduling`: deal seeds, tables, seat rotations, the schedule.
 * :mod:`~tabuleiro.arena.stats`: Elo, pentanomial intervals, the SPRT, OpenSkill.
+* :mod:`~tabuleiro.arena.clock`: time controls (fastchess's syntax) and clocks.
+* :mod:`~tabuleiro.arena.engines`: external engines: :class:`Engine`, their processes, forfeits.
 * :mod:`~tabuleiro.arena.specs`: agent specs and :class:`AgentEntry`.
 * :mod:`~tabuleiro.arena.records`: results files: records, the run header, reading, resuming.
 * :mod:`~tabuleiro.arena.worker`: each agent's player and the game loop of a worker.
@@ -35,6 +37,7 @@ after it):
 * :mod:`~tabuleiro.arena.summary`: :func:`summarize` of game records.
 * :mod:`~tabuleiro.arena.runner`: :func:`run`, the whole arena.
 * :mod:`~tabuleiro.arena.cli`: the ``tabuleiro arena`` command.
+* :mod:`~tabuleiro.arena.tune`: SPSA tuning of an agent's parameters (``tabuleiro tune``).
 
 Every public name is importable from ``tabuleiro.arena`` itself.
 
@@ -53,6 +56,8 @@ Every public name is importable from ``tabuleiro.arena`` itself.
 
 from __future__ import annotations
 
+from .clock import Clock, TimeControl, parse_tc
+from .engines import TERMINATIONS, Engine, Forfeit
 from .records import (ResultsFile, ResultsFileError, ResultsScan, check_record, read_results, read_scan, run_header,
                       scan_results)
 from .report import Summary, check_plot_path, format_summary, plot, skipped_warning
@@ -60,7 +65,7 @@ from .runner import run
 from .scheduling import deal_seed, rotations, schedule, tables
 from .specs import AgentEntry, parse_agent
 from .stats import PENTA_SCORES, SPRT, elo_from_score
-from .summary import summarize, summarize_file
+from .summary import format_terminations, summarize, summarize_file
 
 # public too, though not in __all__ (as in the one-module arena)
 from .records import HEADER_FIELDS as HEADER_FIELDS, HEADER_MARK as HEADER_MARK  # isort: skip
@@ -97,4 +102,12 @@ __all__ = [
     "tables",
     "rotations",
     "PENTA_SCORES",
+    # external engines and clocks (issue 24)
+    "Engine",
+    "Forfeit",
+    "TERMINATIONS",
+    "TimeControl",
+    "Clock",
+    "parse_tc",
+    "format_terminations",
 ]

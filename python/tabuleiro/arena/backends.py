@@ -30,6 +30,10 @@ def _init_worker(cfg: _Config, ignore_sigint: bool = False) -> None:
 
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER = _Worker(cfg)
+    # the worker's engine processes are stopped when the pool closes it
+    import multiprocessing.util
+
+    multiprocessing.util.Finalize(None, _WORKER.close, exitpriority=10)
 
 
 def _pool_play(specs: Sequence[GameSpec]) -> list[dict[str, Any]]:
@@ -40,8 +44,14 @@ def _pool_play(specs: Sequence[GameSpec]) -> list[dict[str, Any]]:
 def _ray_play(cfg: _Config, key: int, specs: Sequence[GameSpec]) -> list[dict[str, Any]]:
     w = _WORKERS.get(key)
     if w is None:
+        for old in _WORKERS.values():
+            old.close()
         _WORKERS.clear()
         w = _WORKERS[key] = _Worker(cfg)
+        if any(e.engine is not None for e in cfg.entries):
+            import atexit
+
+            atexit.register(w.close)
     return w.play_many(specs)
 
 
@@ -68,7 +78,7 @@ class _Inline:
         self.queue.clear()
 
     def close(self, abort: bool = False) -> None:
-        pass
+        self.worker.close()
 
 
 class _Pool:

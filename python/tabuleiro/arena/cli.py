@@ -5,6 +5,9 @@ what it runs (:func:`main`); docs/arena.md is the guide.
                    [--seed S] [--out FILE.jsonl] [--jobs N] [--backend local|ray [--address ADDR]]
                    [--sprt elo0=0 elo1=10 alpha=0.05 beta=0.05] [--plot FILE.png]
                    [--schedule all|cycle] [--json] [--no-progress] [--force-new]
+                   [--engine NAME=CMD ...] [--engine-option NAME:key=value ...]
+                   [--tc st=0.1|10+0.1] [--tc-margin SECONDS] [--engine-timeout SECONDS]
+                   [--engine-log-dir DIR]
 
 Bad arguments exit through ``parser.error`` (status 2) before any game is
 played or the results file changed; Ctrl-C exits with 130 and a disk error
@@ -14,16 +17,21 @@ with 1, the games played so far being in the results file.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import math
 import sys
-from typing import Any
+from typing import Any, Optional, Sequence
 
 from .._cli_params import add_param_options, params_from_args
 from .._game import game_class, games
 from .report import skipped_warning
+from .clock import parse_tc
+from .engines import Engine, parse_engine_def, parse_engine_option
 from .runner import run
 from .specs import parse_agent
 from .stats import SPRT
+from .summary import format_terminations
 
 __all__ = ["add_parser", "main"]
 
@@ -55,7 +63,66 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     ar.add_argument("--no-progress", action="store_true", help="no live progress bar")
     ar.add_argument("--force-new", action="store_true",
                     help="empty an existing results file (of any run) and start over")
+    add_engine_options(ar)
     return ar
+
+
+def add_engine_options(ap: argparse.ArgumentParser) -> None:
+    """The external engine and clock options (shared by ``arena`` and ``tune``)."""
+    ap.add_argument("--engine", action="append", default=[], metavar="NAME=CMD",
+                    help="an external engine speaking docs/protocol.md, played as the agent engine:NAME")
+    ap.add_argument("--engine-option", action="append", default=[], metavar="NAME:key=value",
+                    help="a field added to every go sent to engine NAME (iterations=200, time=auto, seed=3)")
+    ap.add_argument("--tc", default=None, metavar="TC",
+                    help="external engines' time control, as fastchess writes it: st=0.1 (per move), "
+                         "10+0.1 (per game + increment), 40/60+0.6")
+    ap.add_argument("--tc-margin", type=float, default=0.1, metavar="SECONDS",
+                    help="how far a move may overrun its time before it loses on time (default 0.1)")
+    ap.add_argument("--engine-timeout", type=float, default=30.0, metavar="SECONDS",
+                    help="without --tc: the longest an engine may take to start or to move (default 30)")
+    ap.add_argument("--engine-log-dir", default=None, metavar="DIR",
+                    help="where each engine's stderr goes, as NAME.log (default: OUT.engines/ beside --out)")
+
+
+def engines_from_args(defs: Sequence[str], options: Sequence[str], timeout: float) -> dict[str, Engine]:
+    """The engines of ``--engine``, ``--engine-option`` and ``--engine-timeout``.
+
+    :raises ValueError: naming the bad argument.
+
+    >>> engines_from_args(["tab=tabuleiro engine"], ["tab:iterations=50"], 5.0)["tab"].options
+    {'iterations': 50}
+    """
+    if isinstance(timeout, bool) or not (math.isfinite(timeout) and timeout > 0):
+        raise ValueError(f"--engine-timeout must be a positive number of seconds, not {timeout!r}")
+    out: dict[str, Engine] = {}
+    for d in defs:
+        e = parse_engine_def(d)
+        assert e.name is not None
+        if e.name in out:
+            raise ValueError(f"--engine {d!r}: engine {e.name!r} is defined twice")
+        out[e.name] = dataclasses.replace(e, timeout=timeout)
+    opts: dict[str, dict[str, Any]] = {}
+    for o in options:
+        name, key, value = parse_engine_option(o)
+        if name not in out:
+            raise ValueError(f"--engine-option {o!r}: no engine named {name!r}"
+                             + (f" (defined: {', '.join(out)})" if out else " (define it with --engine NAME=CMD)"))
+        opts.setdefault(name, {})[key] = value
+    for name, kv in opts.items():
+        e = out[name]
+        out[name] = dataclasses.replace(e, options=dict(e.options, **kv))
+    return out
+
+
+def tc_from_args(tc: Optional[str], margin: float) -> Any:
+    """``--tc`` and ``--tc-margin`` checked: the TimeControl (or None).
+
+    >>> str(tc_from_args("tc=5+0.05", 0.1))
+    '5+0.05'
+    """
+    if not (math.isfinite(margin) and 0 <= margin < 3600):
+        raise ValueError(f"--tc-margin must be a number of seconds in [0, 3600), not {margin!r}")
+    return None if tc is None else parse_tc(tc)
 
 
 def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -67,12 +134,15 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         sprt = None if args.sprt is None else SPRT.parse(args.sprt)
         if args.deals < 0:
             raise ValueError("--deals must be at least 0")
+        engines = engines_from_args(args.engine, args.engine_option, args.engine_timeout)
+        tc = tc_from_args(args.tc, args.tc_margin)
         for spec in args.agents:
-            parse_agent(spec)
+            parse_agent(spec, engines)
         summary = run(args.game, args.agents, params=params, deals=args.deals, seed=args.seed,
                       out=args.out, jobs=args.jobs, backend=args.backend, address=args.address,
                       sprt=sprt, plot_to=args.plot, schedule_mode=args.schedule,
-                      progress=not args.no_progress and not args.json, force_new=args.force_new)
+                      progress=not args.no_progress and not args.json, force_new=args.force_new,
+                      engines=engines, tc=tc, tc_margin=args.tc_margin, engine_log_dir=args.engine_log_dir)
     except (ValueError, TypeError, ImportError) as e:
         parser.error(str(e))
     except KeyboardInterrupt:
@@ -90,4 +160,7 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(json.dumps(summary, indent=1))
     else:
         print(summary)
+        terms = format_terminations(summary)
+        if terms:
+            print(terms)
     return 0

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from .._errors import TabuleiroError
+from .engines import TERMINATIONS
 from .scheduling import _MASK, deal_seed
 
 __all__ = ["RECORD_VERSION", "HEADER_MARK", "HEADER_FIELDS", "MAX_LINE_BYTES", "ResultsFileError", "ResultsScan",
@@ -107,7 +108,9 @@ def check_record(rec: Any, header: Optional[Mapping[str, Any]] = None) -> Option
       every seat.
     * When present: ``moves`` action ids, ``movers`` seats, ``us``
       non-negative integers and ``iters`` (or null) integers or nulls, all as
-      long as ``moves``.
+      long as ``moves``; ``termination`` one of ``normal``, ``timeout``,
+      ``illegal``, ``crash``, and with any but ``normal`` the ``forfeit``
+      seat that lost the game by it (and a ``reason`` string).
     * With a header: the header's game, parameters, seed, agents and number
       of players.
 
@@ -170,6 +173,16 @@ def check_record(rec: Any, header: Optional[Mapping[str, Any]] = None) -> Option
                 return f"iters has {len(its)} entries for {len(moves)} moves"
     elif rec.get("movers") is not None or rec.get("us") is not None or rec.get("iters") is not None:
         return "movers, us or iters without moves"
+    term = rec.get("termination", "normal")
+    if term not in TERMINATIONS:
+        return f"termination is not one of {', '.join(TERMINATIONS)}"
+    fseat = rec.get("forfeit")
+    if (term == "normal") != (fseat is None):
+        return "forfeit is the seat that lost by a termination other than normal, and only then"
+    if fseat is not None and not _is_int(fseat, 0, n - 1):
+        return "forfeit is not a seat"
+    if rec.get("reason") is not None and not isinstance(rec["reason"], str):
+        return "reason is not a string"
     if header is not None:
         if rec["game"] != header["game"] or rec["params"] != header["params"]:
             return "a game or parameters other than the run's"

@@ -12,6 +12,8 @@ from typing import Any, Mapping, Optional, Sequence, Union
 
 from .._game import Game, load_game
 from .backends import _Inline, _Pool, _Ray
+from .clock import TimeControl, parse_tc
+from .engines import Engine
 from .records import ResultsFile, _key, run_header
 from .report import Summary, _Progress, _Standings, check_plot_path, plot
 from .scheduling import _MASK, GameSpec, schedule
@@ -53,7 +55,10 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
         params: Optional[Mapping[str, Any]] = None, out: Optional[Union[str, os.PathLike[str]]] = None,
         jobs: Optional[int] = None, backend: str = "local", address: Optional[str] = None,
         sprt: Optional[Union[SPRT, str, Sequence[str]]] = None, plot_to: Optional[Union[str, os.PathLike[str]]] = None,
-        schedule_mode: str = "all", progress: bool = False, force_new: bool = False) -> Summary:
+        schedule_mode: str = "all", progress: bool = False, force_new: bool = False,
+        engines: Optional[Union[Mapping[str, Engine], Sequence[Engine]]] = None,
+        tc: Optional[Union[str, TimeControl]] = None, tc_margin: float = 0.1,
+        engine_log_dir: Optional[Union[str, os.PathLike[str]]] = None) -> Summary:
     """Play an arena and return its :class:`Summary`.
 
     ``game``: a registered name (with ``params``, e.g. ``{"players": 4}``) or a
@@ -70,6 +75,16 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
     existing cluster; default: a local instance with ``jobs`` CPUs). ``sprt``:
     an :class:`SPRT` (or its text) that stops the run as soon as it decides.
     ``plot_to``: a PNG of the summary (:func:`plot`). ``progress``: a live bar.
+
+    External engines: ``engines`` names the :class:`Engine` objects that
+    ``engine:NAME`` specs refer to (an ``Engine`` may also be given in
+    ``agents`` directly); each is started once here and must answer ``ping``
+    before any game. ``tc``: their time control (fastchess's syntax,
+    :func:`parse_tc`: ``"st=0.1"``, ``"5+0.05"``); a move over its time by
+    more than ``tc_margin`` seconds loses the game on time. Builtin agents
+    keep their own budgets. ``engine_log_dir``: where each engine's stderr
+    goes (``NAME.log``; default: ``OUT.engines/`` beside the results file,
+    else a directory under the system's temporary directory).
 
     The results are the same for every backend and job count: each game is
     seeded from its deal and its seating, and the summary reads the games in
@@ -105,7 +120,22 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
         if out is not None and _same_file(out, plot_to):
             raise ValueError(f"plot file {os.fspath(plot_to)!r} is the results file: the plot would overwrite "
                              "the games")
-    entries = [parse_agent(a) for a in agents]
+    engine_map: dict[str, Engine] = {}
+    if engines is not None:
+        if isinstance(engines, Mapping):
+            engine_map = dict(engines)
+        else:
+            for eng in engines:
+                if not isinstance(eng, Engine):
+                    raise ValueError(f"engines holds {type(eng).__name__} {eng!r:.60}, not an arena.Engine")
+                engine_map[str(eng.name)] = eng
+    if isinstance(tc, str):
+        tc = parse_tc(tc)
+    if tc is not None and not isinstance(tc, TimeControl):
+        raise ValueError(f"tc must be a time control such as '5+0.05' or 'st=0.1', not {tc!r}")
+    if isinstance(tc_margin, bool) or not isinstance(tc_margin, (int, float)) or not 0 <= tc_margin < 3600:
+        raise ValueError(f"tc_margin must be a number of seconds in [0, 3600), not {tc_margin!r}")
+    entries = [parse_agent(a, engine_map) for a in agents]
     if not entries:
         raise ValueError("an arena needs at least one agent")
     seen: dict[str, int] = {}
@@ -120,7 +150,21 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
     if sprt is not None and not (len(entries) == 2 and n_players == 2):
         raise ValueError("an SPRT compares two agents in a two-player game")
     plan = schedule(len(entries), n_players, deals, seed, schedule_mode)
-    cfg = _Config(g.name, g.params, tuple(entries), seed)
+    log_dir: Optional[str] = None
+    if any(e.engine is not None for e in entries):
+        if engine_log_dir is not None:
+            log_dir = os.path.abspath(os.fspath(engine_log_dir))
+        elif out is not None:
+            log_dir = os.path.abspath(os.path.splitext(os.fspath(out))[0] + ".engines")
+        else:
+            import tempfile
+            log_dir = os.path.join(tempfile.gettempdir(), "tabuleiro-arena-engines")
+        checked = set()
+        for ent in entries:
+            if ent.engine is not None and ent.engine.cmd not in checked:
+                checked.add(ent.engine.cmd)
+                ent.engine.check()
+    cfg = _Config(g.name, g.params, tuple(entries), seed, tc=tc, margin=float(tc_margin), log_dir=log_dir)
     # --- what the results file already holds (checked and repaired; refused if not ours) ---
     have: dict[tuple[Any, ...], dict[str, Any]] = {}
     rfile: Optional[ResultsFile] = None

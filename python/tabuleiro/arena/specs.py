@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Optional, Union
 
 from .. import agents as _agents
+from .engines import Engine
 from .scheduling import _MASK
 
 __all__ = ["AgentEntry", "parse_agent"]
@@ -132,18 +133,27 @@ def _canonical_label(agent: _agents.Agent) -> str:
 class AgentEntry:
     """One agent of an arena: its ``label`` (the name in results and tables),
     and how to rebuild it in a worker: a builtin ``agent`` (an ``agents.Agent``),
-    a ``module:attr`` ``spec`` with keyword ``kwargs``, or a user ``obj``."""
+    a ``module:attr`` ``spec`` with keyword ``kwargs``, a user ``obj``, or an
+    external ``engine`` (:class:`~tabuleiro.arena.engines.Engine`).
+
+    >>> e = AgentEntry("engine:tab", engine=Engine(cmd=["tabuleiro", "engine"], name="tab", seed=5))
+    >>> e.seed, e.engine.cmd
+    (5, ('tabuleiro', 'engine'))
+    """
 
     label: str
     agent: Optional[_agents.Agent] = None
     spec: Optional[str] = None
     obj: Any = None
+    engine: Optional[Engine] = None
 
     @property
     def seed(self) -> int:
         """The agent's own seed (mixed into its per-game seeds)."""
         if self.agent is not None:
             return self.agent.seed
+        if self.engine is not None:
+            return self.engine.seed
         obj = self.obj[0] if isinstance(self.obj, tuple) and self.spec is not None else self.obj
         s = getattr(obj, "seed", 0)
         return s if isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= _MASK else 0
@@ -152,7 +162,7 @@ class AgentEntry:
         # a module:attr agent travels as its spec and is imported again in the worker
         if self.spec is not None:
             return (_entry_from_spec, (self.spec, self.label))
-        return (AgentEntry, (self.label, self.agent, None, self.obj))
+        return (AgentEntry, (self.label, self.agent, None, self.obj, self.engine))
 
 
 def _entry_from_spec(spec: str, label: str) -> AgentEntry:
@@ -197,7 +207,7 @@ def _check_factory(spec: str, where: str, factory: Any, kwargs: Mapping[str, Any
                          f"{call} made a {type(made).__name__} without one")
 
 
-def parse_agent(spec: Any) -> AgentEntry:
+def parse_agent(spec: Any, engines: Optional[Mapping[str, Engine]] = None) -> AgentEntry:
     """An arena agent from a spec string or an object.
 
     Spec strings:
@@ -212,9 +222,11 @@ def parse_agent(spec: Any) -> AgentEntry:
     * ``package.module:attr[:key=value,...]``: a user object with
       ``choose(state)``, or a factory (a class or function) called as
       ``attr(seed=..., **kwargs)`` once per game.
+    * ``engine:NAME``: the external engine ``engines[NAME]`` (an
+      :class:`~tabuleiro.arena.engines.Engine`; ``--engine NAME=CMD``).
 
-    Objects: an ``agents.Agent``, anything with ``choose(state)``, or a
-    ``(label, object)`` pair.
+    Objects: an ``agents.Agent``, an ``Engine``, anything with
+    ``choose(state)``, or a ``(label, object)`` pair.
 
     :raises ValueError: naming the bad part of the spec.
 
@@ -228,7 +240,9 @@ def parse_agent(spec: Any) -> AgentEntry:
     if isinstance(spec, AgentEntry):
         return spec
     if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
-        return dataclasses.replace(parse_agent(spec[1]), label=spec[0])
+        return dataclasses.replace(parse_agent(spec[1], engines), label=spec[0])
+    if isinstance(spec, Engine):
+        return AgentEntry(spec.label, engine=spec)
     if isinstance(spec, _agents.Agent):
         return AgentEntry(_canonical_label(spec), agent=spec)
     if not isinstance(spec, str):
@@ -242,6 +256,19 @@ def parse_agent(spec: Any) -> AgentEntry:
         raise ValueError("an empty agent spec")
     name, sep, rest = text.partition(":")
     name = name.strip()
+    if name == "engine" and sep:
+        known = dict(engines or {})
+        key = rest.strip()
+        if key not in known:
+            raise ValueError(f"agent spec {spec!r}: no engine named {key!r} "
+                             + (f"(defined: {', '.join(sorted(known))})" if known else
+                                "(define it with --engine NAME=CMD, or engines={NAME: Engine(...)})"))
+        eng = known[key]
+        if not isinstance(eng, Engine):
+            raise ValueError(f"engine {key!r} is a {type(eng).__name__}, not an arena.Engine")
+        if eng.name != key:
+            eng = dataclasses.replace(eng, name=key)
+        return AgentEntry(eng.label, engine=eng)
     if name == "level":
         rest = rest.replace(":", ",")          # level:7:seed=3, as tabuleiro play saves a seat
         first, _, more = rest.partition(",")

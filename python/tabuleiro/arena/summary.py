@@ -10,11 +10,12 @@ import math
 import os
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
+from .engines import TERMINATIONS
 from .records import _key, check_record, read_scan
 from .report import Summary
 from .stats import SPRT, _openskill, _pair_points, _pentanomial_stats, _t95
 
-__all__ = ["summarize", "summarize_file"]
+__all__ = ["summarize", "summarize_file", "format_terminations"]
 
 
 def _agent_order(records: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -203,6 +204,8 @@ def summarize(records: Iterable[Mapping[str, Any]], *, agents: Optional[Sequence
     elif n_players == 2:
         summary["head_to_head"] = [_pair_stats(recs, a, b) for a, b in itertools.combinations(labels, 2)]
     summary["timing"] = _timing(recs, labels, index)
+    if any("termination" in r for r in recs):
+        summary["terminations"] = _terminations(recs, labels)
     if sprt is not None:
         # games that were in flight when the SPRT decided: they depend on the
         # backend and job count, so they live outside the statistics
@@ -232,6 +235,36 @@ def _pair_stats(recs: Sequence[Mapping[str, Any]], a: str, b: str) -> dict[str, 
             penta[int(round(sum(pts_list) * 2))] += 1
     return dict(agent=a, opponent=b, wins=wins, draws=draws, losses=losses, penta=penta, pairs=sum(penta),
                 **_pentanomial_stats(penta))
+
+
+def _terminations(recs: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> dict[str, dict[str, int]]:
+    """How each agent's games ended: ``normal`` (it did not forfeit), or lost
+    by its ``timeout``, ``illegal`` move or ``crash``; a count per seat it held."""
+    out = {lab: {t: 0 for t in TERMINATIONS} for lab in labels}
+    for r in recs:
+        term = r.get("termination", "normal")
+        lost = r.get("forfeit") if term != "normal" else None
+        for p, lab in enumerate(r["seats"]):
+            out[lab][term if p == lost else "normal"] += 1
+    return out
+
+
+def format_terminations(summary: Mapping[str, Any]) -> str:
+    """The per-agent termination counts of a summary as text lines ('' when
+    the run had no external engines).
+
+    >>> print(format_terminations({"terminations": {"engine:a": {"normal": 9, "timeout": 1, "illegal": 0,
+    ...                                                           "crash": 0}}}))
+    terminations (games lost by timeout, illegal move, crash):
+      engine:a: normal 9, timeout 1, illegal 0, crash 0
+    """
+    t = summary.get("terminations")
+    if not t:
+        return ""
+    lines = ["terminations (games lost by timeout, illegal move, crash):"]
+    for lab, counts in t.items():
+        lines.append(f"  {lab}: " + ", ".join(f"{k} {counts.get(k, 0)}" for k in TERMINATIONS))
+    return "\n".join(lines)
 
 
 def _timing(recs: Sequence[Mapping[str, Any]], labels: Sequence[str], index: Mapping[str, int]) -> dict[str, Any]:

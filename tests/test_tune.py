@@ -1,0 +1,118 @@
+"""SPSA tuning (``tabuleiro tune``, :mod:`tabuleiro.arena.tune`): on a
+synthetic objective with a known optimum it lands within 10% of it; a run
+resumes from its JSONL file and ends where an uninterrupted run ends; it
+tunes a builtin agent and an external engine on real games; bad input exits
+2 naming the problem.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Mapping
+
+import pytest
+
+from tabuleiro.arena import Engine
+from tabuleiro.arena.tune import SPSA, TuneParam, parse_param, spsa, tune
+
+PY = sys.executable
+OPT = {"c": 1.7, "p": 0.6}
+PARAMS = [TuneParam("c", 0.3, 3.0, 0.6), TuneParam("p", 0.0, 2.0, 1.8)]
+
+
+def _synthetic(seed: int):
+    """Paired games between theta+ and theta-: each wins with the logistic of
+    the strength difference; strength peaks at OPT (20 logits per range squared)."""
+    rng = random.Random(seed)
+
+    def strength(v: Mapping[str, float]) -> float:
+        return -20.0 * sum(((v[q.name] - OPT[q.name]) / (q.hi - q.lo)) ** 2 for q in PARAMS)
+
+    def objective(plus: Mapping[str, float], minus: Mapping[str, float], k: int) -> float:
+        pw = 1 / (1 + math.exp(-(strength(plus) - strength(minus))))
+        return sum(1.0 if rng.random() < pw else -1.0 for _ in range(2))
+
+    return objective
+
+
+def test_spsa_lands_within_10_percent_of_a_known_optimum() -> None:
+    out = spsa(_synthetic(1), PARAMS, 3000, seed=1)
+    for k, best in OPT.items():
+        assert abs(out[k] - best) <= 0.1 * best, (k, out[k])
+    # and from the far corners of the range too
+    far = [TuneParam("c", 0.3, 3.0, 3.0), TuneParam("p", 0.0, 2.0, 0.0)]
+    out = spsa(_synthetic(2), far, 3000, seed=2)
+    for k, best in OPT.items():
+        assert abs(out[k] - best) <= 0.1 * best, (k, out[k])
+
+
+def test_the_schedules_end_at_c_end_and_r_end() -> None:
+    s = SPSA(c_end=0.1, r_end=2.0)
+    assert s.c_k(500, 500) == pytest.approx(0.1)
+    assert s.a_k(500, 500) / s.c_k(500, 500) ** 2 == pytest.approx(2.0)
+    assert s.c_k(1, 500) > s.c_k(250, 500) > s.c_k(500, 500)
+    assert s.a_k(1, 500) > s.a_k(500, 500)
+
+
+def test_a_resumed_spsa_ends_where_an_uninterrupted_one_ends() -> None:
+    def obj(plus: Mapping[str, float], minus: Mapping[str, float], k: int) -> float:
+        return float(random.Random(k).choice([-2, 0, 2])) + (plus["c"] - minus["c"])
+
+    full: list[dict] = []
+    a = spsa(obj, PARAMS, 60, seed=3, on_step=full.append)
+    b = spsa(obj, PARAMS, 60, seed=3, history=full[:25])
+    assert a == b
+
+
+def test_tune_on_real_games_resumes_and_plots(tmp_path: Path) -> None:
+    out = tmp_path / "t.jsonl"
+    png = tmp_path / "t.png"
+    kw = dict(games=16, against="greedy", seed=4, out=str(out), plot_to=str(png))
+    first = tune("toy", "ismcts:c={c},iterations=20", ["c=0.1..3"], **kw)
+    lines = out.read_text().splitlines()
+    assert json.loads(lines[0])["run"] == "tabuleiro tune" and len(lines) == 1 + 4
+    assert first["steps"] == 4 and first["games"] == 16 and png.stat().st_size > 0
+    again = tune("toy", "ismcts:c={c},iterations=20", ["c=0.1..3"], **kw)
+    assert again["values"] == first["values"] and out.read_text().splitlines() == lines     # nothing replayed
+    # a torn last line is played again, to the same end
+    out.write_text("\n".join(lines[:3]) + "\n" + lines[3][:20])
+    third = tune("toy", "ismcts:c={c},iterations=20", ["c=0.1..3"], **kw)
+    assert third["values"] == first["values"] and out.read_text().splitlines() == lines
+    with pytest.raises(ValueError, match="another tuning run"):
+        tune("toy", "ismcts:c={c},iterations=20", ["c=0.1..2"], **kw)
+
+
+def test_tune_an_external_engine_option() -> None:
+    tab = Engine(cmd=[PY, "-m", "tabuleiro", "engine"], options={"iterations": 20, "c": "{c}"}, name="tab")
+    res = tune("toy", "engine:tab", ["c=0.1..3"], games=8, against="random", seed=1, engines={"tab": tab})
+    assert res["steps"] == 2 and res["terminations"] == {"normal": 8}
+    assert 0.1 <= res["values"]["c"] <= 3
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--param", "c=3..1"], "the range 3.0..1.0 is empty"),
+    (["--param", "c=lots"], "not NAME=LO..HI"),
+    (["--param", "d=0..1"], "placeholders"),
+    (["--param", "c=0..1", "--games", "1"], "--games must be at least 4"),
+    (["--param", "c=0..1", "--against", "nonsense"], "unknown agent"),
+    (["--param", "c=0..1", "--r-end", "0"], "--r-end"),
+])
+def test_bad_tune_arguments_exit_2(args: list[str], message: str) -> None:
+    base = ["toy", "--agent", "ismcts:c={c},iterations=10", "--games", "8", "--against", "random", "--no-progress"]
+    res = subprocess.run([PY, "-m", "tabuleiro", "tune", *base, *args], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2 and message in res.stderr, res.stderr
+
+
+def test_the_tune_command_prints_the_tuned_values(tmp_path: Path) -> None:
+    res = subprocess.run([PY, "-m", "tabuleiro", "tune", "toy", "--agent", "ismcts:c={c},iterations=10",
+                          "--param", "c=0.2..2@1", "--against", "random", "--games", "8", "--no-progress",
+                          "--out", str(tmp_path / "t.jsonl"), "--plot", str(tmp_path / "t.png")],
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("tuned after 2 steps (8 games): c=")
+    assert parse_param("c=0.2..2@1").start == 1.0
