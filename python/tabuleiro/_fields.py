@@ -211,3 +211,27 @@ def check_plain(value: Any, what: str) -> Any:
 def unsigned(seed: int) -> int:
     """The encoding's seed field back as the JSON seed in [0, 2**64)."""
     return seed & (U64 - 1)
+
+
+def parse_loose(text: str) -> Any:
+    """A ``key=value`` value written on a command line (an agent spec's
+    keyword, an engine's option, a seat's parameter): an integer, a finite
+    number, true/false, null/none, or the text itself.
+
+    >>> [parse_loose(t) for t in ("3", "0.5", "True", "null", "inf", "ismcts")]
+    [3, 0.5, True, None, 'inf', 'ismcts']
+    """
+    low = text.strip().lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("none", "null"):
+        return None
+    for conv in (int, float):
+        try:
+            v = conv(text)
+        except ValueError:
+            continue
+        if isinstance(v, float) and not math.isfinite(v):
+            break
+        return v
+    return text

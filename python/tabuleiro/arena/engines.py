@@ -41,6 +41,7 @@ import time
 from dataclasses import dataclass, field
 from typing import IO, Any, Mapping, Optional, Sequence
 
+from .._fields import parse_loose as _parse_loose
 from .clock import Clock
 
 __all__ = ["Engine", "Forfeit", "EngineProcess", "TERMINATIONS", "parse_engine_def", "parse_engine_option"]
@@ -55,24 +56,6 @@ _RESERVED = frozenset({"cmd", "id", "apply", "legal", "player", "seat", "view", 
 _NAME_RE = re.compile(r"^[A-Za-z0-9_.\-]+$")
 _MAX_LINE = 1 << 24
 _ENCODE = json.JSONEncoder(separators=(",", ":")).encode
-
-
-def _loose(text: str) -> Any:
-    """An option's value: an integer, a number, true/false, null, or the text."""
-    low = text.strip().lower()
-    if low in ("true", "false"):
-        return low == "true"
-    if low in ("none", "null"):
-        return None
-    for conv in (int, float):
-        try:
-            v = conv(text)
-        except ValueError:
-            continue
-        if isinstance(v, float) and not math.isfinite(v):
-            break
-        return v
-    return text
 
 
 @dataclass(frozen=True)
@@ -198,7 +181,7 @@ def parse_engine_option(text: str) -> tuple[str, str, Any]:
     key, sep2, value = kv.partition("=")
     if not sep or not sep2 or not name.strip() or not key.strip().isidentifier():
         raise ValueError(f"--engine-option {text!r}: not NAME:key=value")
-    return name.strip(), key.strip(), _loose(value.strip())
+    return name.strip(), key.strip(), _parse_loose(value.strip())
 
 
 class Forfeit(Exception):

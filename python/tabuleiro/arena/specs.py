@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Optional, Union
 
 from .. import agents as _agents
+from .._fields import parse_loose as _parse_loose
 from .engines import Engine
 from .scheduling import _MASK
 
@@ -67,21 +68,6 @@ def _parse_typed(spec: str, key: str, text: str, typ: Any) -> Any:
             return float(text)
         except ValueError:
             raise bad from None
-    return text
-
-
-def _parse_loose(text: str) -> Any:
-    """A value of a user factory's keyword: int, float, bool, None or the text."""
-    low = text.strip().lower()
-    if low in ("true", "false"):
-        return low == "true"
-    if low in ("none", "null"):
-        return None
-    for conv in (int, float):
-        try:
-            return conv(text)
-        except ValueError:
-            pass
     return text
 
 

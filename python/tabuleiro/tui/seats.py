@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from .. import agents
+from .._fields import parse_loose
 
 __all__ = ["DEFAULT_LEVEL", "Seat", "level_agent", "make_seat", "parse_spec", "split_seats"]
 
@@ -26,20 +27,6 @@ __all__ = ["DEFAULT_LEVEL", "Seat", "level_agent", "make_seat", "parse_spec", "s
 DEFAULT_LEVEL = 5
 
 _MASK = (1 << 64) - 1
-
-
-def _value(text: str) -> Any:
-    low = text.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    if low == "none":
-        return None
-    for conv in (int, float):
-        try:
-            return conv(text)
-        except ValueError:
-            pass
-    return text
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -61,7 +48,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
                 key, val = "level", a
             else:
                 raise ValueError(f"seat {spec!r}: parameter {a!r} is not key=value")
-        params[key.strip()] = _value(val.strip())
+        params[key.strip()] = parse_loose(val.strip())
     return name, params
 
 
