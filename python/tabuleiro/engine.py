@@ -25,7 +25,6 @@ use (tests, other Python code) runs a session over any pair of binary streams:
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import json
 import math
 import os
@@ -39,6 +38,7 @@ import tabuleiro
 
 from . import agents
 from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
+from ._game import game_class
 from ._undo_rule import UNDO_WORLDS, undo_refusal
 from ._wire import (_MISSING, ERROR_CODES, MAX_DEPTH, MAX_LINE, SAFE_INT, ProtocolError, _bad, _bool_field, _echoable,
                     _encode, _int_field, _is_int, _read_request, _safe_ints, _seed_field, _seed_value, _short,
@@ -319,8 +319,8 @@ class Engine:
         name = _str_field(req, "game")
         if name not in tabuleiro.games():
             raise _bad(f"field 'game' must be one of {', '.join(tabuleiro.games())}, not {_short(json.dumps(name), 60)}")
-        game_cls = importlib.import_module(f"tabuleiro.{name}").GAME
-        known = {p for g in tabuleiro.games() for p in importlib.import_module(f"tabuleiro.{g}").GAME.PARAM_TYPES}
+        game_cls = game_class(name)
+        known = {p for g in tabuleiro.games() for p in game_class(g).PARAM_TYPES}
         params = {k: req[k] for k in sorted(known) if k in req and req[k] is not None}
         others = sorted(set(params) - set(game_cls.PARAM_TYPES))
         if others:

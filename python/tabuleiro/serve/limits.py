@@ -71,17 +71,26 @@ class Limits:
         return dataclasses.replace(self, **changes)
 
 
-class LimitError(ValueError):
-    """A request over one of the server's limits; ``code`` is its error code.
+class ServeError(ValueError):
+    """A request the server refuses: ``code`` (docs/server.md, "Errors") and
+    a ``message`` that never holds a card the sender cannot see.
 
-    >>> LimitError("limit", "too many iterations").code
-    'limit'
+    >>> ServeError("stale", "old ply").code
+    'stale'
     """
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class LimitError(ServeError):
+    """A request over one of the server's limits; ``code`` is its error code.
+
+    >>> LimitError("limit", "too many iterations").code
+    'limit'
+    """
 
 
 class RateLimiter:

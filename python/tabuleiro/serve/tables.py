@@ -39,7 +39,7 @@ import tabuleiro
 from .. import agents
 from .._errors import IllegalMoveError, InvalidMoveError
 from .._wire import ProtocolError, _is_int, _seed_value
-from .limits import LimitError, Limits, check_budget
+from .limits import LimitError, Limits, ServeError, check_budget
 from .store import Store, TableRecord
 
 __all__ = ["Tables", "Table", "Watcher", "MoveError", "hash_token", "log_event", "outcome_of"]
@@ -87,18 +87,12 @@ def _mix(a: int, b: int) -> int:
     return z ^ (z >> 31)
 
 
-class MoveError(ValueError):
-    """A refused request: ``code`` (docs/server.md, "Errors") and a message
-    that never holds a card the sender cannot see.
+class MoveError(ServeError):
+    """A refused move or table request (a :class:`ServeError`).
 
     >>> MoveError("stale", "old ply").code
     'stale'
     """
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class Watcher(Protocol):
