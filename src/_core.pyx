@@ -348,13 +348,20 @@ cdef class CoreState:
     memcpy), the game it belongs to, and its move stack in C: the actions
     since the root and a copy of the state every SNAP_EVERY actions (copy 0
     is the root), so that a pop replays at most SNAP_EVERY - 1 actions. A
-    clone copies the stack too, so its cost grows with the game's length."""
+    clone copies the stack too, so its cost grows with the game's length.
+
+    The root is copied lazily: while the stack is empty the state itself is
+    the root, and copy 0 is written by the first push (``root_saved``), so a
+    new state, a determinization or a clone of a root allocates nothing but
+    the object (Capulana's 4 copies of 504 bytes went to the C allocator on
+    every determinize)."""
     cdef sr_state_buf s
     cdef readonly CoreGame core_game
     cdef int *hist              # the actions since the root
     cdef Py_ssize_t n_hist, cap_hist
     cdef uint8_t *snaps         # copy k: the state after k * SNAP_EVERY actions
     cdef Py_ssize_t cap_snaps   # copies the buffer holds (in use: n_hist // SNAP_EVERY + 1)
+    cdef bint root_saved        # copy 0 holds the root (always so while n_hist > 0)
 
     def __dealloc__(self):
         PyMem_Free(self.hist)
@@ -395,17 +402,22 @@ cdef class CoreState:
             self.cap_snaps = cap
         return 0
 
-    cdef int _mark_root(self) except -1:
-        """Make the current state the root: an empty move stack."""
-        self._reserve(0, 1)
-        memcpy(self.snaps, self.s.b, self.core_game.g.info.state_size)
+    cdef inline int _mark_root(self) except -1:
+        """Make the current state the root: an empty move stack (copy 0 is
+        written by the first push)."""
         self.n_hist = 0
+        self.root_saved = False
         return 0
 
     cdef inline int _reserve_push(self) except -1:
-        """Room for one more action and its copy: called before a move is
-        applied, so that a push that fails leaves the state untouched."""
-        return self._reserve(self.n_hist + 1, (self.n_hist + 1) // SNAP_EVERY + 1)
+        """Room for one more action and its copy, and the root saved as copy
+        0 when the stack is empty: called before a move is applied, so that a
+        push that fails leaves the state untouched."""
+        self._reserve(self.n_hist + 1, (self.n_hist + 1) // SNAP_EVERY + 1)
+        if not self.root_saved:     # n_hist == 0: the state is the root
+            memcpy(self.snaps, self.s.b, self.core_game.g.info.state_size)
+            self.root_saved = True
+        return 0
 
     cdef int _record(self, int action) except -1:
         """Push action, already applied to the state, on the move stack
@@ -418,15 +430,17 @@ cdef class CoreState:
         return 0
 
     cdef int _copy_stack(self, CoreState src) except -1:
-        """This state's move stack := a copy of src's."""
+        """This state's move stack := a copy of src's (nothing to copy while
+        src's stack is empty: src, and so this state, is its own root)."""
         cdef Py_ssize_t n_snaps = src.n_hist // SNAP_EVERY + 1
-        if src.snaps == NULL:
-            raise EngineError("this state has no root: it was not made by a game")
+        if src.n_hist == 0:
+            return self._mark_root()
         self._reserve(src.n_hist, n_snaps)
         if src.n_hist:
             memcpy(self.hist, src.hist, src.n_hist * sizeof(int))
         memcpy(self.snaps, src.snaps, n_snaps * self.core_game.g.info.state_size)
         self.n_hist = src.n_hist
+        self.root_saved = True
         return 0
 
     # --- facts -----------------------------------------------------------------------
@@ -544,7 +558,7 @@ cdef class CoreState:
         """The state the move stack starts from, as a new state with an empty stack."""
         self._g()
         cdef CoreState st = self.core_game._blank()
-        memcpy(st.s.b, self.snaps, self.core_game.g.info.state_size)
+        memcpy(st.s.b, self.snaps if self.n_hist else self.s.b, self.core_game.g.info.state_size)
         st._mark_root()
         return st
 

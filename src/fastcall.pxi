@@ -103,8 +103,36 @@ cdef int _install_fast(type cls, str name, void *impl, Py_ssize_t nargs) except 
     return 0
 
 
+cdef extern from "Python.h":
+    unsigned long long PyLong_AsUnsignedLongLong(object o) noexcept
+    bint PyLong_CheckExact(object o) noexcept
+    void *PyErr_Occurred() noexcept
+    void PyErr_Clear() noexcept
+
+
+cdef inline uint64_t _as_u64(object o) except? <uint64_t> -1:
+    """o as a uint64_t, exactly as Cython converts it (the same value, the
+    same exception and message), but cheaper for an int in range.
+
+    Cython's own conversion to an unsigned type, under the Limited API, first
+    tests the sign with a rich comparison (``o < False``), a generic object
+    call that made ``_determinize`` slower in the abi3 build than in the
+    version-specific one; the stable ABI's PyLong_AsUnsignedLongLong checks
+    the sign itself. Anything else (another type, a negative or too large
+    int) takes Cython's conversion, for its exception."""
+    cdef unsigned long long v
+    cdef uint64_t slow
+    if PyLong_CheckExact(o):
+        v = PyLong_AsUnsignedLongLong(o)
+        if v != <unsigned long long> -1 or PyErr_Occurred() == NULL:
+            return v
+        PyErr_Clear()
+    slow = o
+    return slow
+
+
 # the methods' work on exactly their positional arguments (args[0], ...),
-# converted as Cython's own wrappers convert them
+# converted as Cython's own wrappers convert them (seeds: _as_u64)
 cdef object _fast_apply_action(object self, PyObject **args):
     cdef int action = <object> args[0]
     return (<CoreState> self)._apply_c(action)
@@ -116,12 +144,12 @@ cdef object _fast_try_push(object self, PyObject **args):
 
 cdef object _fast_determinize(object self, PyObject **args):
     cdef int player = <object> args[0]
-    cdef uint64_t seed = <object> args[1]
+    cdef uint64_t seed = _as_u64(<object> args[1])
     return (<CoreState> self)._determinize_c(player, seed)
 
 
 cdef object _fast_greedy(object self, PyObject **args):
-    cdef uint64_t seed = <object> args[0]
+    cdef uint64_t seed = _as_u64(<object> args[0])
     return (<CoreState> self)._greedy_c(seed)
 
 

@@ -336,8 +336,7 @@ class State(_core.CoreState):
         True
         """
         self._check_player(player)
-        check_seed(seed)
-        return self._determinize(player, seed)  # type: ignore[no-any-return]
+        return self._determinize(player, check_seed(seed))  # type: ignore[no-any-return]
 
     def observation(self, player: int, *, out: Any = None) -> Any:
         """The observation tensor of ``player`` (docs/observations.md): a
