@@ -35,7 +35,6 @@ import tabuleiro
 from tests.browser_helpers import chromium  # noqa: F401  (the fixture)
 from tests.serve_helpers import ServerProcess, words
 
-pytestmark = pytest.mark.slow   # each game takes 10-40 s of clicking and waiting
 
 DATA = Path(tabuleiro.__file__).resolve().parent / "data"
 #: Every card name of both games (the words a leak would show; a lone "3" of a hidden "F13 r>3" is no leak).
@@ -73,13 +72,17 @@ class Record:
         self.game = tabuleiro.load_game(game, **json.loads(params))
         self.seed = int(seed)
 
-    def state_at(self, ply: int) -> Any:
+    def actions(self, ply: int) -> list[int]:
+        """The first ``ply`` moves the server stored (action ids)."""
         with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True) as con:
-            actions = [a for (a,) in con.execute(
+            actions = [int(a) for (a,) in con.execute(
                 "SELECT action FROM moves WHERE table_id = ? ORDER BY ply", (self.table,))]
         assert len(actions) >= ply, f"the page shows ply {ply}, the database holds {len(actions)} moves"
+        return actions[:ply]
+
+    def state_at(self, ply: int) -> Any:
         state = self.game.new_initial_state(seed=self.seed)
-        for a in actions[:ply]:
+        for a in self.actions(ply):
             state.apply(a)
         return state
 
@@ -95,9 +98,10 @@ def _wait(driver: Any, what: Callable[[Any], Any], message: str, timeout: float 
 
 def _state(driver: Any) -> tuple[str, Optional[int]]:
     """(status, ply) the page shows."""
-    return driver.execute_script(
+    status, ply = driver.execute_script(
         "const p = document.getElementById('play'), s = document.getElementById('status');"
         "return [s.dataset.state, p.dataset.ply === undefined ? null : Number(p.dataset.ply)];")
+    return str(status), None if ply is None else int(ply)
 
 
 def _alerts(driver: Any) -> list[str]:
@@ -128,8 +132,12 @@ def _start(driver: Any, server: ServerProcess, game: str, players: int) -> str:
 
 def _check_dom(driver: Any, record: Record, ply: int, shown: set[str], seat: int) -> None:
     """The DOM names no card hidden from the seat, and its live scores are the engine's."""
-    state = record.state_at(ply)
+    state = record.game.new_initial_state(seed=record.seed)
+    actions = record.actions(ply)
     shown |= words(state.view(seat))
+    for a in actions:                       # every view the seat was sent up to this ply
+        state.apply(a)
+        shown |= words(state.view(seat))
     full = state.to_dict()
     full.pop("seed", None)
     hidden = (words(full) - shown) & CARD_NAMES
@@ -151,8 +159,11 @@ def _check_dom(driver: Any, record: Record, ply: int, shown: set[str], seat: int
 
 def _screenshot(driver: Any, path: Path) -> None:
     """The whole page (the window grown to its height), 1280 pixels wide."""
-    height = int(driver.execute_script("return document.documentElement.scrollHeight"))
-    driver.set_window_size(1280, max(600, min(height + 20, 2400)))
+    height, chrome = driver.execute_script(
+        "window.scrollTo(0, 0); return [document.documentElement.scrollHeight, "
+        "window.outerHeight - window.innerHeight]")
+    driver.set_window_size(1280, max(600, min(int(height) + int(chrome), 2400)))
+    driver.execute_script("window.scrollTo(0, 0)")
     driver.save_screenshot(str(path))
     driver.set_window_size(1280, 900)
 
@@ -218,6 +229,7 @@ def _check_end(driver: Any, result: dict[str, Any]) -> None:
     assert driver.execute_script("return document.cookie") == ""
 
 
+@pytest.mark.slow   # ~7 s here: a whole game, clicked
 def test_page_plays_capivarias_to_the_end(chromium: Any, server: ServerProcess, tmp_path: Path) -> None:
     result = play_through_page(chromium, server, tmp_path, "capivarias", 2, seed=5,
                                snap=lambda d, turns: "mid" if turns == 10 else None)
@@ -225,6 +237,7 @@ def test_page_plays_capivarias_to_the_end(chromium: Any, server: ServerProcess, 
     _check_end(chromium, result)
 
 
+@pytest.mark.slow   # ~8 s here: a whole game, clicked
 def test_page_plays_three_player_capulana_to_the_end(chromium: Any, server: ServerProcess, tmp_path: Path) -> None:
     def snap(d: Any, turns: int) -> Optional[str]:
         if turns >= 8 and len(d.find_elements("css selector", ".cp-offer")) >= 3:
@@ -249,3 +262,62 @@ def test_page_check_finds_a_hidden_card(chromium: Any, server: ServerProcess, tm
     chromium.execute_script("document.getElementById('board').append(arguments[0])", pile_card)
     with pytest.raises(AssertionError, match=pile_card):
         _check_dom(chromium, record, ply, set(), 0)
+
+
+def _click_first_move(driver: Any) -> int:
+    """Click the first move button on screen; returns the ply it was clicked at."""
+    from selenium.webdriver.common.by import By
+
+    _wait(driver, lambda d: _state(d)[0] == "your-turn", "not the seat's turn")
+    ply = _state(driver)[1] or 0
+    driver.find_element(By.CSS_SELECTOR, "button[data-move]").click()
+    return ply
+
+
+def test_page_shows_a_refused_move_and_plays_on(chromium: Any, server: ServerProcess) -> None:
+    """The server's error for an illegal move is shown on the page; nothing is lost, play goes on."""
+    from selenium.webdriver.common.by import By
+
+    _start(chromium, server, "capivarias", 2)
+    _wait(chromium, lambda d: _state(d)[0] == "your-turn", "no first turn")
+    ply = _state(chromium)[1]
+    button = chromium.find_element(By.CSS_SELECTOR, "button[data-move]")
+    chromium.execute_script("arguments[0].dataset.move = 'discard OP1'", button)   # a move not legal now
+    button.click()
+    _wait(chromium, lambda d: _alerts(d), "the refused move shows no error")
+    alerts = _alerts(chromium)
+    assert len(alerts) == 1 and "illegal_move" in alerts[0] and "discard OP1" in alerts[0], alerts
+    assert _state(chromium) == ("your-turn", ply), "a refused move changed the page's turn"
+    assert all(b.is_enabled() for b in chromium.find_elements(By.CSS_SELECTOR, "button[data-move]"))
+    _click_first_move(chromium)
+    _wait(chromium, lambda d: (_state(d)[1] or 0) > (ply or 0), "the legal move after the error was not played")
+    assert not _alerts(chromium), "the error stays after a move was played"
+    severe = [e for e in chromium.get_log("browser") if e.get("level") == "SEVERE"]
+    assert not severe, severe
+
+
+def test_page_shows_a_lost_connection_and_reconnects(chromium: Any, server: ServerProcess) -> None:
+    """A killed server is shown as a lost connection; the page reconnects to the restarted one with the
+    token it holds in memory and the game goes on where it was."""
+    table = _start(chromium, server, "capivarias", 2)
+    ply = _click_first_move(chromium)
+    _wait(chromium, lambda d: _state(d)[0] == "your-turn" and (_state(d)[1] or 0) > ply, "no second turn")
+    ply = _state(chromium)[1] or 0
+    server.kill()
+    _wait(chromium, lambda d: any("connection" in a for a in _alerts(d)), "the lost connection is not shown", 20)
+    server.start()
+    _wait(chromium, lambda d: any("reconnected" in a for a in _alerts(d)), "the page did not reconnect", 30)
+    assert _state(chromium) == ("your-turn", ply)
+    _click_first_move(chromium)
+    _wait(chromium, lambda d: (_state(d)[1] or 0) > ply, "no move after the reconnection")
+    assert Record(server.db, table).state_at((_state(chromium)[1] or 0)) is not None
+
+
+def test_data_route_serves_the_reference_tables_only(server: ServerProcess) -> None:
+    """/data/ serves the package's public CSVs (the page reads card faces there), nothing else."""
+    from tests.serve_helpers import http
+
+    status, text = http("GET", server.url + "/data/capulana_fabric_cards.csv")
+    assert status == 200 and str(text).startswith("id,kind,stripe,value,strips")
+    for path in ("/data/../serve/app.py", "/data/%2e%2e/_version.py", "/data/nope.csv", "/data/"):
+        assert http("GET", server.url + path)[0] == 404, path

@@ -167,7 +167,7 @@ function moveButton(move, content, {label = null, cls = ""} = {}) {
   return h("button", {
     type: "button", class: `move ${cls}`, dataset: {move}, disabled: session.busy,
     title: `play ${move}`, "aria-label": label ? `${label}` : null,
-    onclick: () => play(move)},
+    onclick: (event) => play(event.currentTarget.dataset.move)},
   content, h("code", {class: "notation"}, move));
 }
 
