@@ -79,6 +79,7 @@ async function onStart(event) {
     $("play").dataset.game = game;
     $("play").dataset.table = table.id;
     $("table-id").textContent = table.id;
+    $("seat-name").textContent = `P${table.seat}`;
     $("game-title").textContent = module.title;
     setStatus("connecting", "Connecting…");
     table.onView(onView);
