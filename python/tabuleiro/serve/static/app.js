@@ -8,7 +8,7 @@
  * The page draws only what the view messages hold.
  */
 
-import {loadTable, startTable} from "./transport.js";
+import {loadReference, startTable} from "./transport.js";
 import {h} from "./dom.js";
 import * as capivarias from "./capivarias.js";
 import * as capulana from "./capulana.js";
@@ -71,7 +71,7 @@ async function onStart(event) {
   clearAlerts();
   try {
     const module = GAMES[game];
-    const catalog = await module.init(loadTable);
+    const catalog = await module.init(loadReference);
     const table = await startTable({game, params, seats});
     Object.assign(session, {table, game: module, catalog, seats, msg: null, busy: false, ui: {}, log: [], recent: []});
     $("setup").hidden = true;

@@ -21,8 +21,8 @@ const KIND_NAMES = {
 };
 
 /** The card table: name -> {kind, herd, number, modifier}. */
-export async function init(loadTable) {
-  const rows = parseCsv(await loadTable("capivarias_cards.csv"));
+export async function init(loadReference) {
+  const rows = parseCsv(await loadReference("capivarias_cards.csv"));
   const cards = {};
   for (const r of rows) {
     cards[r.name] = {name: r.name, kind: r.kind, herd: r.herd, number: Number(r.number),

@@ -22,9 +22,9 @@ const GLYPHS = {D: "◆", T: "▲", C: "●", Z: "≋", L: "♣", "*": "✱"};
 const PLACEMENTS = {"+": "touching", ">1": "over 1", ">2": "over 2", ">3": "over 3",
                     "<1": "under 1", "<2": "under 2", "<3": "under 3"};
 
-export async function init(loadTable) {
+export async function init(loadReference) {
   const [cardText, objectiveText] = await Promise.all([
-    loadTable("capulana_fabric_cards.csv"), loadTable("capulana_objectives.csv")]);
+    loadReference("capulana_fabric_cards.csv"), loadReference("capulana_objectives.csv")]);
   const cards = {};
   for (const r of parseCsv(cardText)) {
     cards[r.id] = {name: r.id, kind: r.kind, stripe: r.stripe, value: Number(r.value), strips: r.strips.split(" ")};
@@ -243,8 +243,12 @@ export function controls(msg, cat, ctx) {
           stripRow(added)));
       }))));
   }
+  const open = v.open_offer && Array.isArray(v.open_offer.cards) ? v.open_offer.cards : [];
+  const value = open.reduce((s, c) => s + (cat.cards[c] ? cat.cards[c].value : 0), 0);
+  const closing = open.length ? `Close the offer: ${open.length} card${open.length === 1 ? "" : "s"}, $${value}`
+    : "Close the offer empty";
   for (const move of other) {
-    const text = move === "done" ? "Close the offer" : move === "stop" ? "Stop weaving this round" : move;
+    const text = move === "done" ? closing : move === "stop" ? "Stop weaving this round" : move;
     parts.push(ctx.moveButton(move, text, {cls: "primary"}));
   }
   return h("div", {class: "cp-moves"}, parts);

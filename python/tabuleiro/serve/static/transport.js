@@ -10,7 +10,7 @@
  *     Rejects with an Error whose `code` and `message` say why (a server
  *     error code of docs/server.md, or "connection").
  *
- *   loadTable(name) -> Promise<string>
+ *   loadReference(name) -> Promise<string>
  *       The text of a reference table shipped with the package
  *       ("capulana_fabric_cards.csv"): the card faces are read from these,
  *       never written into the page.
@@ -62,7 +62,7 @@ async function readError(response) {
   return new TransportError("http", `the server answered HTTP ${response.status}`);
 }
 
-export async function loadTable(name) {
+export async function loadReference(name) {
   const response = await fetch(endpoint(`data/${encodeURIComponent(name)}`));
   if (!response.ok) throw new TransportError("http", `cannot read ${name}: HTTP ${response.status}`);
   return response.text();
