@@ -6,7 +6,7 @@ runs it on uvicorn (:mod:`tabuleiro.serve.cli`).
 
 >>> app = create_app(ServerConfig(db=":memory:"))
 >>> sorted(r.path for r in app.routes)[:3]
-['', '/engine', '/health']
+['', '/data', '/engine']
 """
 
 from __future__ import annotations
@@ -42,6 +42,8 @@ from .tables import MoveError, Table, Tables, encode, log_event
 __all__ = ["ServerConfig", "create_app", "Connection"]
 
 STATIC = Path(__file__).resolve().parent / "static"
+#: The package's reference tables (card faces, objectives): public, read by the web page.
+DATA = Path(tabuleiro.__file__).resolve().parent / "data"
 _HTTP_STATUS = {"bad_json": 400, "bad_request": 400, "limit": 400, "no_token": 401, "bad_token": 403,
                 "no_table": 404, "too_big": 413, "too_many_tables": 503, "internal": 500}
 _CLOSE = {"no_token": 4401, "bad_token": 4403, "no_table": 4404}
@@ -423,6 +425,7 @@ def create_app(config: Optional[ServerConfig] = None) -> Starlette:
         Route("/tables/{table_id}", server.get_table, methods=["GET"]),
         WebSocketRoute("/tables/{table_id}/ws", server.table_ws),
         WebSocketRoute("/engine", server.engine_ws),
+        Mount("/data", StaticFiles(directory=str(DATA)), name="data"),
         Mount("/", StaticFiles(directory=str(STATIC), html=True), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
