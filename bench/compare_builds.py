@@ -1,12 +1,14 @@
 """Benchmark figures of two (or three) builds, measured in one run.
 
-Runs the same pytest-benchmark suites against each build, the builds taking
-turns for several rounds (which one goes first rotates by round), so that a
-shared machine's load falls on all alike, and prints each benchmark's rate
-(units per second of the fastest round seen across all rounds) and the
-ratios. The figure to read is the median over rounds of each round's ratio
-of mean rates: the steadiest one on a shared machine. Rates are units per
-second, so a ratio above 1 means the first-named build is faster.
+Runs the same pytest-benchmark suites against each build, one bench file at
+a time with the builds back to back (which one goes first rotates by round
+and file), for several rounds, so that a shared machine's load falls on all
+alike, and prints each benchmark's rate (units per second of the fastest
+round seen across all rounds) and the ratios. The figure to read is the
+median over rounds of each round's ratio of fastest rates: a run's fastest
+round is its least disturbed one, and a pair's runs are seconds apart.
+Rates are units per second, so a ratio above 1 means the first-named build
+is faster.
 
 The abi3 acceptance (issue 27): the abi3 build of this tree against its
 version-specific build, and that version-specific build against the one of
@@ -89,6 +91,8 @@ def run_suite(b: Build, files: list[str], out: Path, extra: list[str]) -> dict[s
     else:
         cmd = [b.python, "-c", BOOT.format(target=str(b.target), args=args)]
     res = subprocess.run(cmd, cwd=b.bench.parent, capture_output=True, text=True)
+    if res.returncode == 5:         # -k selected nothing in this file
+        return {}
     if res.returncode != 0:
         sys.exit(f"{b.name}: pytest failed:\n{res.stdout[-3000:]}\n{res.stderr[-3000:]}")
     rates = {}
@@ -189,19 +193,27 @@ def main() -> None:
         if not args.files:
             print(f"skipped {f}: {SKIP[f]}", file=sys.stderr)
     best: dict[str, dict[str, float]] = {b.name: {} for b in builds}
-    means: dict[str, dict[str, list[float]]] = {b.name: {} for b in builds}
+    fastest: dict[str, dict[str, list[float]]] = {b.name: {} for b in builds}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
-            k = r % len(builds)
-            for b in builds[k:] + builds[:k]:        # the first to run rotates by round
-                rates = run_suite(b, files, Path(tmp) / f"{b.name.replace('/', '_')}{r}.json", extra)
-                for key, (fast, mean) in rates.items():
-                    best[b.name][key] = max(best[b.name].get(key, 0.0), fast)
-                    means[b.name].setdefault(key, []).append(mean)
-                print(f"round {r + 1}/{args.rounds} {b.name}: {len(rates)} benchmarks", file=sys.stderr, flush=True)
-    # a round's ratio pairs runs made minutes apart: its median over the
-    # rounds is the figure least moved by the machine's slow spells
+            for i, f in enumerate(files):
+                k = (r + i) % len(builds)
+                # one file at a time, the builds back to back (the first
+                # rotating by round and file): a pair's runs are seconds
+                # apart, not the minutes a whole suite takes, so the
+                # machine's slow spells fall on both alike
+                for b in builds[k:] + builds[:k]:
+                    rates = run_suite(b, [f], Path(tmp) / f"{b.name.replace('/', '_')}{r}-{i}.json", extra)
+                    for key, (fast, _mean) in rates.items():
+                        best[b.name][key] = max(best[b.name].get(key, 0.0), fast)
+                        fastest[b.name].setdefault(key, []).append(fast)
+            print(f"round {r + 1}/{args.rounds}: {len(files)} files x {len(builds)} builds", file=sys.stderr,
+                  flush=True)
+    # each round's ratio of fastest rates (interference only ever slows a
+    # run, so a run's fastest round is its least disturbed), then the median
+    # over rounds: the figure least moved by the machine's slow spells
     failed = []
+    noise: list[float] = []     # the ratios of benchmarks that run no build code
     cols = "".join(f" {f'{n} fastest':>15}" for n in best)
     ratio_cols = "".join(f" {f'{a}/{b} fastest':>16} {f'{a}/{b} median':>16}" for a, b in pairs)
     print(f"{'benchmark':<44}{cols}{ratio_cols}")
@@ -211,12 +223,17 @@ def main() -> None:
         line = f"{key:<44}" + "".join(f" {best[b.name][key]:>15,.0f}" for b in builds)
         free = any(s in key for s in BUILD_FREE)
         for a, b in pairs:
-            paired = statistics.median(y / x for x, y in zip(means[b][key], means[a][key]))
+            paired = statistics.median(y / x for x, y in zip(fastest[b][key], fastest[a][key]))
             verdict = "PASS" if paired >= args.threshold else "FAIL"
             if verdict == "FAIL" and not free:
                 failed.append(f"{key} ({a}/{b} {paired:.3f})")
+            if free:
+                noise.append(paired)
             line += f" {best[a][key] / best[b][key]:>16.3f} {paired:>11.3f} {verdict}"
         print(line + ("  (runs no build code: noise)" if free else ""))
+    if noise:
+        print(f"noise gauge: {len(noise)} ratios of benchmarks that run no build code, "
+              f"{min(noise):.3f}-{max(noise):.3f}")
     print(f"{'PASS' if not failed else 'FAIL'}: every median round ratio of a benchmark that runs the build "
           f">= {args.threshold}" + ("" if not failed else "; below: " + ", ".join(failed)))
     sys.exit(1 if failed else 0)
