@@ -239,6 +239,18 @@ class Engine:
         for rid, cmd in pending:
             self._ok(rid, cmd, {})
 
+    @property
+    def busy(self) -> bool:
+        """True while a ``go`` or ``perft`` runs on the worker thread."""
+        return self._job is not None
+
+    def stop_job_later(self) -> Optional[Callable[[], None]]:
+        """For a host that caps a job's time (the server does): a function
+        that asks the running job to stop (its answer still comes through
+        ``write``), or None when no job runs."""
+        job = self._job
+        return None if job is None else job.stop.set
+
     def finish_job(self) -> Optional[_Job]:
         """Stop the running job (if any) and wait for its answer; the job or None."""
         with self._lock:

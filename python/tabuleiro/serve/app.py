@@ -370,7 +370,7 @@ class _Server:
         except Exception:  # noqa: BLE001 - the engine answers bad_json itself
             req = None
         if isinstance(req, dict) and req.get("cmd") in ("go", "perft"):
-            self.engine_jobs = {e for e in self.engine_jobs if getattr(e, "_job", None) is not None}
+            self.engine_jobs = {e for e in self.engine_jobs if e.busy}
             if len(self.engine_jobs) >= self.limits.max_engine_jobs and eng not in self.engine_jobs:
                 rid = req.get("id")
                 data = _encode({"id": rid if _echoable(rid) and not isinstance(rid, (dict, list)) else None,
@@ -393,10 +393,10 @@ class _Server:
                 return
         loop = asyncio.get_running_loop()
         keep = await loop.run_in_executor(None, eng.handle_line, raw)
-        job = getattr(eng, "_job", None)        # a go/perft just started: the server's time cap
-        if job is not None:
+        stop = eng.stop_job_later()              # a go/perft just started: the server's time cap
+        if stop is not None:
             self.engine_jobs.add(eng)
-            loop.call_later(self.limits.max_search_seconds, job.stop.set)
+            loop.call_later(self.limits.max_search_seconds, stop)
         if not keep:
             conn.close(1000, "quit")
 
