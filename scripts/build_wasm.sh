@@ -45,7 +45,7 @@ for s in "${sources[@]}"; do
     objs+=("$o")
 done
 emcc -O3 -flto "${objs[@]}" -o "$out/tabuleiro_core.mjs" \
-    -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createCore -sENVIRONMENT=web,worker,node \
+    -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createCore -sENVIRONMENT=web,worker \
     -sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=8388608 -sINITIAL_MEMORY=33554432 \
     -sASYNCIFY=1 -sASYNCIFY_IMPORTS='["tbw_js_yield"]' -sASYNCIFY_IGNORE_INDIRECT=1 -sASYNCIFY_STACK_SIZE=16384 \
     -sEXPORTED_FUNCTIONS='["_malloc","_free"]' \
