@@ -24,3 +24,35 @@ export async function createEngine(options = {}) {
   const m = await createCore(moduleOptions);
   return new Engine(new Core(m), { onAnswer: options.onAnswer || null });
 }
+
+/**
+ * Talk to the engine in a Web Worker (worker.js) with the same
+ * `request()` as createEngine's: a Promise per request, answered in
+ * whatever order the protocol answers (a go when its search ends).
+ * @param {Worker} [worker] a module worker running worker.js (default: a new one)
+ */
+export function connectWorker(worker) {
+  const w = worker || new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  const waiting = new Map();
+  let seq = 0;
+  let readyResolve;
+  const ready = new Promise((r) => { readyResolve = r; });
+  w.onmessage = (event) => {
+    const { seq: s, answer, error } = event.data;
+    if (s === -1) { readyResolve(); return; }
+    const p = waiting.get(s);
+    if (!p) return;
+    waiting.delete(s);
+    if (error) p.reject(new Error(error)); else p.resolve(answer);
+  };
+  return {
+    ready,
+    worker: w,
+    request(request) {
+      seq += 1;
+      const s = seq;
+      return new Promise((resolve, reject) => { waiting.set(s, { resolve, reject }); w.postMessage({ seq: s, request }); });
+    },
+    terminate() { w.terminate(); },
+  };
+}

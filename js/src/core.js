@@ -141,7 +141,7 @@ export class CoreGame {
   }
   /** A state from an encoding (C checks it): bytes, or throws with C's message. */
   decode(fields) {
-    if (fields.length > MAX_ENCODED) return { error: "the state has too many fields" };
+    if (fields.length > MAX_ENCODED) return { error: `${fields.length} fields is more than a state has` };
     const view = new BigInt64Array(this.core.HEAPU8.buffer, this.core.enc, fields.length);
     fields.forEach((v, i) => { view[i] = BigInt.asIntN(64, BigInt(v)); });
     const rc = this.core.f.tbw_decode(this.ptr, this.core.enc, fields.length, this.core.scratch[0], this.core.msg, MSG_LEN);

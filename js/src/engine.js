@@ -1,7 +1,7 @@
 // The engine protocol of docs/protocol.md over the WebAssembly core: a thin
 // mirror of python/tabuleiro/engine.py (the same commands, answers, error
 // codes, messages and seat secrecy). Rules, search and perft run in C.
-import { JsonError, MAX_DEPTH, cut, encodeAnswer, has, isInt, isObject, parseStrict, pyDumps, round4, wellFormed } from "./json.js";
+import { JsonError, MAX_DEPTH, cut, pyRepr, encodeAnswer, has, isInt, isObject, parseStrict, pyDumps, round4, wellFormed } from "./json.js";
 import { IllegalMove, InvalidMove, InvalidState, adapter, pyType } from "./games.js";
 import { AgentTypeError, AgentValueError, KINDS, LEVELS, NAMES, accepted, make, mix, pyChoice } from "./agents.js";
 import { SR } from "./core.js";
@@ -134,7 +134,7 @@ class State {
     if (typeof mv === "string") a = this.game.adapter.parse(mv, () => this.legal());
     else a = Number(mv);
     if (typeof mv !== "string" && !(a >= 0 && a < this.game.core.numActions)) {
-      throw new InvalidMove(`action id ${mv} is not in [0, ${this.game.core.numActions})`);
+      throw new InvalidMove(`action id ${mv} is not an integer in [0, ${this.game.core.numActions})`);
     }
     if (!this.legal().includes(a)) {
       const p = this.currentPlayer;
@@ -150,7 +150,7 @@ const pyReprStr = (s) => (s.includes("'") && !s.includes('"') ? `"${s}"` : `'${s
 function fromDict(game, d) {
   const fields = game.adapter.fromDict(d, game.params);
   const r = game.core.decode(fields);
-  if (r.error) throw new InvalidState(r.error);
+  if (r.error) throw new InvalidState(`invalid ${game.title} state: ${r.error}`);
   return new State(game, r.bytes);
 }
 /** Game.from_view: a state whose view(player) is view. */
@@ -522,7 +522,7 @@ const HANDLERS = { ping: Engine.prototype.cmd_ping, isready: Engine.prototype.cm
   legal: Engine.prototype.cmd_legal, play: Engine.prototype.cmd_play, undo: Engine.prototype.cmd_undo, go: Engine.prototype.cmd_go,
   perft: Engine.prototype.cmd_perft };
 
-const reprOf = (v) => (typeof v === "string" ? pyReprStr(v) : v === null || v === undefined ? "None" : v === true ? "True" : v === false ? "False" : String(v));
+const reprOf = (v) => pyRepr(v);
 
 function randomSeed() {
   const b = new Uint32Array(2);
