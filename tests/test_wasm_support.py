@@ -98,3 +98,46 @@ def node_engine(wasm_dist: Path) -> Iterator[NodeEngine]:
 
 
 os.environ.setdefault("NODE_NO_WARNINGS", "1")
+
+
+class _Handler(__import__("http.server").server.SimpleHTTPRequestHandler):
+    extensions_map = {".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript",
+                      ".wasm": "application/wasm", ".json": "application/json", "": "application/octet-stream"}
+
+    def log_message(self, *args: Any) -> None:   # quiet
+        pass
+
+
+def serve_js() -> tuple[Any, str]:
+    """An HTTP server on 127.0.0.1 serving js/ (ES modules need http, not
+    file://), on a thread; (server, base URL). The caller shuts it down."""
+    import functools
+    import http.server
+    import threading
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(JS)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+@pytest.fixture
+def js_server(wasm_dist: Path) -> Iterator[str]:
+    """The base URL of js/ served over http on 127.0.0.1."""
+    server, url = serve_js()
+    try:
+        yield url
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def open_test_page(driver: Any, base: str) -> None:
+    """Load js/test/browser.html and wait for its module to be ready."""
+    import time
+
+    driver.set_script_timeout(120)
+    driver.get(f"{base}/test/browser.html")
+    deadline = time.monotonic() + 60
+    while not driver.execute_script("return window.tbReady === true"):
+        assert time.monotonic() < deadline, driver.get_log("browser")
+        time.sleep(0.05)
