@@ -48,7 +48,9 @@ def same(got: list[dict[str, Any]], want: list[dict[str, Any]], lines: list[str]
 def test_node_test_suite_passes(wasm_dist: Path) -> None:
     r = subprocess.run(["node", "--test", "test/"], cwd=JS, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
-    assert "# fail 0" in r.stdout and "# pass 4" in r.stdout
+    assert "# fail 0" in r.stdout
+    passed = int(r.stdout.split("# pass ")[1].split()[0])
+    assert passed >= 7, r.stdout[-2000:]        # 4 session tests and 3 job tests at least
 
 
 def test_levels_and_version_match_python(wasm_dist: Path) -> None:

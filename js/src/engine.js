@@ -1,7 +1,7 @@
 // The engine protocol of docs/protocol.md over the WebAssembly core: a thin
 // mirror of python/tabuleiro/engine.py (the same commands, answers, error
 // codes, messages and seat secrecy). Rules, search and perft run in C.
-import { JsonError, MAX_DEPTH, cut, pyRepr, encodeAnswer, has, isInt, isObject, parseStrict, pyDumps, round4, wellFormed } from "./json.js";
+import { JFloat, JsonError, MAX_DEPTH, cut, pyRepr, encodeAnswer, has, isInt, isObject, parseStrict, pyDumps, round4, wellFormed } from "./json.js";
 import { IllegalMove, InvalidMove, InvalidState, adapter, pyType } from "./games.js";
 import { AgentTypeError, AgentValueError, KINDS, LEVELS, NAMES, accepted, make, mix, pyChoice } from "./agents.js";
 import { SR } from "./core.js";
@@ -53,7 +53,7 @@ function seedValue(v, name) {
   return BigInt(v);
 }
 const seedField = (req, name = "seed") => (req[name] === undefined || req[name] === null ? null : seedValue(req[name], name));
-const echoable = (v) => v === null || typeof v === "boolean" || isInt(v) || (typeof v === "number") || (v && v.constructor && v.constructor.name === "JFloat") || (typeof v === "string" && wellFormed(v));
+const echoable = (v) => v === null || typeof v === "boolean" || isInt(v) || v instanceof JFloat || (typeof v === "string" && wellFormed(v));
 
 function unicodeProblem(req) {
   for (const key of Object.keys(req)) {
