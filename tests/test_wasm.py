@@ -98,6 +98,7 @@ ERROR_SESSION = [
     '{"id": 27, "cmd": "go", "max_nodes": 8}',
     '{"id": 28, "cmd": "go", "level": 11}',
     '{"id": 29, "cmd": "go", "level": 3, "iterations": 5}',
+    '{"id": 29.5, "cmd": "go", "level": false}',
     '{"id": 30, "cmd": "go", "level": 3, "agent": "mcts"}',
     '{"id": 31, "cmd": "go", "shaped": 1, "iterations": 5}',
     '{"id": 32, "cmd": "go", "apply": "yes"}',

@@ -9,7 +9,9 @@ answers are equal, not merely close.
 
 The native side is the installed tabuleiro's Python engine, in process; the
 WebAssembly side is one long-lived ``node js/cli.mjs --serial``. The quick
-loop plays 8 games per configuration; the full 500 are marked slow.
+loop plays 8 games per configuration; the full 500 are marked slow (about
+1.5 minutes for this file on a loaded 2-core machine; the two largest
+configurations are in test_wasm_differential_large.py).
 """
 
 from __future__ import annotations
@@ -25,9 +27,18 @@ import tabuleiro
 from tests.test_wasm import python_answers
 from tests.test_wasm_support import NodeEngine, node_engine, wasm_dist  # noqa: F401  (fixtures)
 
+#: The configurations this file plays; Capulana with 4 and 5 players (the longest games) are in
+#: test_wasm_differential_large.py, so that pytest-xdist runs the two halves on two workers.
 CONFIGS = [("capivarias", {}), ("capivarias", {"expansion": True}), ("capulana", {"players": 2}),
-           ("capulana", {"players": 3}), ("capulana", {"players": 4}), ("capulana", {"players": 5}), ("toy", {})]
-IDS = [f"{g}-{'-'.join(f'{k}{v}' for k, v in p.items()) or 'default'}" for g, p in CONFIGS]
+           ("capulana", {"players": 3}), ("toy", {})]
+LARGE = [("capulana", {"players": 4}), ("capulana", {"players": 5})]
+
+
+def config_id(game: str, params: dict[str, Any]) -> str:
+    return f"{game}-{'-'.join(f'{k}{v}' for k, v in params.items()) or 'default'}"
+
+
+IDS = [config_id(g, p) for g, p in CONFIGS]
 
 
 def game_requests(game: str, params: dict[str, Any], seed: int) -> list[str]:
@@ -54,14 +65,18 @@ def game_requests(game: str, params: dict[str, Any], seed: int) -> list[str]:
     return lines
 
 
-def check_games(node: NodeEngine, game: str, params: dict[str, Any], n: int) -> None:
-    for seed in range(n):
-        lines = game_requests(game, params, seed * 7919 + 13)
-        got, want = node.run(lines), python_answers(lines)
-        assert len(got) == len(want)
+def check_games(node: NodeEngine, game: str, params: dict[str, Any], n: int, *, batch: int = 20) -> None:
+    """n seeded games, node answering a batch while the Python engine does."""
+    for start in range(0, n, batch):
+        seeds = [seed * 7919 + 13 for seed in range(start, min(n, start + batch))]
+        games = [game_requests(game, params, s) for s in seeds]
+        lines = [line for g in games for line in g]
+        node.send(lines)
+        want = python_answers(lines)
+        got = node.receive(len(lines))
         for g, w, line in zip(got, want, lines):
             assert w["ok"], (line, w)
-            assert g == w, (game, params, seed, line)
+            assert g == w, (game, params, line)
 
 
 @pytest.mark.parametrize("game,params", CONFIGS, ids=IDS)

@@ -77,12 +77,21 @@ class NodeEngine:
         self.proc = subprocess.Popen(["node", str(JS / "cli.mjs"), "--serial"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, encoding="utf-8", bufsize=1)
 
-    def run(self, lines: list[str]) -> list[dict[str, Any]]:
-        """Answers to ``lines`` (one per line, in order)."""
-        assert self.proc.stdin is not None and self.proc.stdout is not None
+    def send(self, lines: list[str]) -> None:
+        """Send ``lines``; node answers them while the caller does other work."""
+        assert self.proc.stdin is not None
         self.proc.stdin.write("".join(line + "\n" for line in lines))
         self.proc.stdin.flush()
-        return [json.loads(self.proc.stdout.readline()) for _ in lines]
+
+    def receive(self, n: int) -> list[dict[str, Any]]:
+        """The next ``n`` answers."""
+        assert self.proc.stdout is not None
+        return [json.loads(self.proc.stdout.readline()) for _ in range(n)]
+
+    def run(self, lines: list[str]) -> list[dict[str, Any]]:
+        """Answers to ``lines`` (one per line, in order)."""
+        self.send(lines)
+        return self.receive(len(lines))
 
     def close(self) -> None:
         if self.proc.stdin:

@@ -538,7 +538,7 @@ function makeAgent(req) {
   const wrap = (f) => { try { return f(); } catch (e) { if (e instanceof AgentTypeError || e instanceof AgentValueError) throw bad(e.message); throw e; } };
   if ((req.level !== undefined && req.level !== null) || name0 === "level") {
     if (name0 !== null && name0 !== "level") throw bad("give either 'agent' (with its parameters) or 'level', not both");
-    const level = intField(req, "level", -(2 ** 62), 2 ** 62);
+    const level = intField(req, "level", -(2n ** 62n), 2n ** 62n);   // BigInt: the message prints them exactly
     return [wrap(() => make("level", { level, ...params })), "level"];
   }
   const name = name0 === null ? "ismcts" : name0;

@@ -119,6 +119,9 @@ function pyFloat(x) {
   return s;
 }
 
+// What Python's str.isprintable() refuses, escaped by repr (space aside).
+const NOT_PRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
+
 function pyStr(s) {
   const q = s.includes("'") && !s.includes('"') ? '"' : "'";
   let out = q;
@@ -129,8 +132,10 @@ function pyStr(s) {
     else if (ch === "\n") out += "\\n";
     else if (ch === "\r") out += "\\r";
     else if (ch === "\t") out += "\\t";
-    else if (c < 32 || c === 127) out += "\\x" + c.toString(16).padStart(2, "0");
-    else out += ch;
+    else if (ch !== " " && NOT_PRINTABLE.test(ch)) {
+      out += c < 0x100 ? "\\x" + c.toString(16).padStart(2, "0")
+        : c < 0x10000 ? "\\u" + c.toString(16).padStart(4, "0") : "\\U" + c.toString(16).padStart(8, "0");
+    } else out += ch;
   }
   return out + q;
 }
