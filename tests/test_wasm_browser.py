@@ -45,3 +45,26 @@ def test_stop_ends_a_30_second_go_in_chromium(chromium: Any, js_server: str, whe
     # the requirement is 0.2 s; a noisy shared machine gets five times that
     assert got["goMs"] < 1000 and got["stopMs"] < 1000, got
     print(f"stop latency in the {where}: go answered {got['goMs']:.1f} ms after stop, stop {got['stopMs']:.1f} ms")
+
+
+def test_the_offline_example_page_plays(chromium: Any, js_server: str) -> None:  # noqa: F811
+    """js/example/index.html: Capivárias against the engine in a worker, with
+    no server but the static files: the moves appear, a click plays one and
+    the engine answers."""
+    import time
+
+    from selenium.webdriver.common.by import By
+
+    chromium.get(f"{js_server}/example/index.html")
+    deadline = time.monotonic() + 60
+    while not chromium.find_elements(By.CSS_SELECTOR, "#moves button"):
+        assert time.monotonic() < deadline, chromium.get_log("browser")
+        time.sleep(0.1)
+    assert '"game": "capivarias"' in chromium.find_element(By.ID, "board").text
+    chromium.find_elements(By.CSS_SELECTOR, "#moves button")[0].click()
+    while "AI: " not in chromium.find_element(By.ID, "log").text:
+        assert time.monotonic() < deadline, chromium.get_log("browser")
+        time.sleep(0.1)
+    assert "you: " in chromium.find_element(By.ID, "log").text
+    errors = [e for e in chromium.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == []
