@@ -36,10 +36,11 @@ import tabuleiro
 from .. import engine as _engine
 from .._wire import ProtocolError, _echoable, _encode, _read_request, _unicode_problem
 from .limits import LimitError, Limits, RateLimiter, check_budget
+from .wasm import WasmFiles, check_wasm_dir
 from .store import Store
 from .tables import MoveError, Table, Tables, encode, log_event
 
-__all__ = ["ServerConfig", "create_app", "Connection"]
+__all__ = ["ServerConfig", "create_app", "Connection", "check_wasm_dir"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: The package's reference tables (card faces, objectives): public, read by the web page.
@@ -57,6 +58,9 @@ class ServerConfig:
     WebSockets are accepted besides the server's own; ``"*"`` accepts any.
     A client that sends no ``Origin`` (not a browser) is always accepted.
 
+    ``wasm_dir``: a built ``js/`` directory (``index.js``, ``worker.js``,
+    ``src/``, ``dist/``) to serve at ``/wasm/`` (:func:`check_wasm_dir`).
+
     >>> ServerConfig().port
     8765
     """
@@ -67,6 +71,13 @@ class ServerConfig:
     sync: str = "full"
     limits: Limits = field(default_factory=Limits)
     allowed_origins: tuple[str, ...] = ()
+    #: a built ``js/`` directory (docs/wasm.md) served read-only at ``/wasm/``
+    #: for the page's offline play; None: not served (``/wasm/`` says so)
+    wasm_dir: Optional[str] = None
+
+    def __post_init__(self) -> None:
+        if self.wasm_dir is not None:
+            self.wasm_dir = str(check_wasm_dir(self.wasm_dir))
 
 
 def _error(code: str, message: str, rid: Any = None) -> str:
@@ -126,11 +137,14 @@ class _Server:
         self.connections = 0
         self.engine_jobs: set[_engine.Engine] = set()   # sessions whose go/perft may still run
         self.started = time.monotonic()
+        self.sockets_opened = 0                       # WebSockets accepted since the start, every endpoint
+        self.wasm = WasmFiles(config.wasm_dir)
 
     # --- HTTP ---------------------------------------------------------------------------------------------------
     async def health(self, request: Request) -> Response:
         return JSONResponse({"ok": True, "version": tabuleiro.__version__, "tables": self.tables.count,
-                             "connections": self.connections, "uptime": round(time.monotonic() - self.started, 1),
+                             "connections": self.connections, "sockets_opened": self.sockets_opened,
+                             "uptime": round(time.monotonic() - self.started, 1),
                              "searches": self.tables.searches, "db": self.tables.store.stats()})
 
     @staticmethod
@@ -196,6 +210,7 @@ class _Server:
             await ws.close(code=4403)           # before accept: the handshake is answered 403
             return False
         await ws.accept()
+        self.sockets_opened += 1
         if self.connections >= self.limits.max_connections:
             await self._refuse(ws, "too_many_connections", f"the server holds its limit of "
                                f"{self.limits.max_connections} connections; try again later", 1013)
@@ -425,6 +440,8 @@ def create_app(config: Optional[ServerConfig] = None) -> Starlette:
         Route("/tables/{table_id}", server.get_table, methods=["GET"]),
         WebSocketRoute("/tables/{table_id}/ws", server.table_ws),
         WebSocketRoute("/engine", server.engine_ws),
+        Route("/wasm/", server.wasm.manifest, methods=["GET"]),
+        Route("/wasm/{path:path}", server.wasm.file, methods=["GET"]),
         Mount("/data", StaticFiles(directory=str(DATA)), name="data"),
         Mount("/", StaticFiles(directory=str(STATIC), html=True), name="static"),
     ]

@@ -1,7 +1,7 @@
 """``tabuleiro serve``: its options and the uvicorn run.
 
     tabuleiro serve [--host 127.0.0.1] [--port 8765] [--db PATH] [--allow-origin URL ...]
-                    [--sync full|normal] [--LIMIT VALUE ...]
+                    [--sync full|normal] [--wasm-dir DIR] [--LIMIT VALUE ...]
 
 Every limit of :class:`~tabuleiro.serve.limits.Limits` has its option
 (``--max-tables 500``, ``--idle-seconds 600``); docs/server.md lists them.
@@ -96,6 +96,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    "(default ./tabuleiro-serve.db)")
     p.add_argument("--sync", choices=("full", "normal"), default="full",
                    help="SQLite synchronous mode: full survives a power cut, normal only a killed process")
+    p.add_argument("--wasm-dir", default=None, metavar="DIR",
+                   help="a built js/ directory (scripts/build_wasm.sh) to serve read-only at /wasm/: the web page "
+                   "then offers offline play, the AI in the browser (default: none)")
     p.add_argument("--allow-origin", action="append", default=[], metavar="URL",
                    help="a browser origin allowed to open WebSockets besides the server's own (repeat; '*': any)")
     defaults = Limits()
@@ -110,7 +113,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def config_from_args(args: argparse.Namespace) -> Any:
     """The :class:`~tabuleiro.serve.app.ServerConfig` of parsed options (example: see the module).
 
-    :raises ValueError: a limit out of range.
+    :raises ValueError: a limit out of range, or a ``--wasm-dir`` that is not a built ``js/``.
     """
     from .app import ServerConfig
 
@@ -121,7 +124,8 @@ def config_from_args(args: argparse.Namespace) -> Any:
     if not 0 < args.port < 65536:
         raise ValueError(f"--port must be in 1..65535, not {args.port}")
     return ServerConfig(host=args.host, port=args.port, db=args.db, sync=args.sync, limits=Limits(**values),
-                        allowed_origins=tuple(o.rstrip("/") for o in args.allow_origin))
+                        allowed_origins=tuple(o.rstrip("/") for o in args.allow_origin),
+                        wasm_dir=getattr(args, "wasm_dir", None))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -161,5 +165,8 @@ def run(args: argparse.Namespace) -> int:
                         ws_max_size=lim.max_frame_bytes, ws_max_queue=16, ws_per_message_deflate=False, limit_concurrency=lim.max_connections + 64,
                         timeout_graceful_shutdown=5, proxy_headers=False, server_header=False)
     print(f"tabuleiro serve: http://{config.host}:{config.port} (database {config.db})", file=sys.stderr, flush=True)
+    if config.wasm_dir is not None:
+        print("tabuleiro serve: the WebAssembly engine at /wasm/ (offline play on the page)", file=sys.stderr,
+              flush=True)
     uvicorn.Server(uv).run()
     return 0

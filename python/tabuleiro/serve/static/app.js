@@ -6,14 +6,21 @@
  * moves are buttons carrying their notation in `data-move`, the AI's moves
  * since the seat's last move are listed, and the outcome is shown at the end.
  * The page draws only what the view messages hold.
+ *
+ * Two transports, one interface: transport.js (tables on the server) and
+ * offline.js (the WebAssembly engine in a worker of this page, when the
+ * server serves it at wasm/: `tabuleiro serve --wasm-dir DIR`). The form's
+ * "Offline (in this browser)" choice is enabled only when it is served.
  */
 
-import {loadReference, startTable} from "./transport.js";
+import * as serverTransport from "./transport.js";
+import * as offlineTransport from "./offline.js";
 import {h} from "./dom.js";
 import * as capivarias from "./capivarias.js";
 import * as capulana from "./capulana.js";
 
 const GAMES = {capivarias, capulana};
+const TRANSPORTS = {server: serverTransport, offline: offlineTransport};
 const PLAYER_RANGE = {capivarias: [2, 2], capulana: [2, 5]};
 const LOG_LIMIT = 200;
 
@@ -66,18 +73,21 @@ async function onStart(event) {
   const seat = Number($("seat").value);
   const seats = Array.from({length: n}, (_, i) => (i === seat ? "human" : `level:${$(`level-${i}`).value}`));
   const params = game === "capulana" ? {players: n} : {expansion: $("expansion").checked};
+  const mode = $("mode-offline").checked ? "offline" : "server";
+  const transport = TRANSPORTS[mode];
   const button = $("start");
   button.disabled = true;
   clearAlerts();
   try {
     const module = GAMES[game];
-    const catalog = await module.init(loadReference);
-    const table = await startTable({game, params, seats});
+    const catalog = await module.init(transport.loadReference);
+    const table = await transport.startTable({game, params, seats});
     Object.assign(session, {table, game: module, catalog, seats, msg: null, busy: false, ui: {}, log: [], recent: []});
     $("setup").hidden = true;
     $("play").hidden = false;
     $("play").dataset.game = game;
     $("play").dataset.table = table.id;
+    $("play").dataset.mode = mode;
     $("table-id").textContent = table.id;
     $("seat-name").textContent = `P${table.seat}`;
     $("game-title").textContent = module.title;
@@ -239,6 +249,25 @@ function formatReturn(r) {
   return Number.isInteger(r) ? (r > 0 ? `+${r}` : String(r)) : r.toFixed(3).replace(/0+$/, "");
 }
 
+/* --- offline play: offered only when the server serves the engine ------------------------------- */
+
+async function probeOffline() {
+  const row = $("mode-row");
+  const choice = $("mode-offline");
+  const note = $("offline-note");
+  const state = await offlineTransport.available();
+  choice.disabled = !state.available;
+  if (state.available) {
+    row.dataset.offline = "available";
+    note.textContent = "Offline: the AI runs in this browser (the engine as WebAssembly); "
+      + "no table is created on the server, and reloading the page ends the game.";
+  } else {
+    if (choice.checked) $("mode-server").checked = true;
+    row.dataset.offline = "unavailable";
+    note.textContent = `Offline (in this browser) is not available: ${state.reason}.`;
+  }
+}
+
 /* --- start ---------------------------------------------------------------------------------------- */
 
 $("game").addEventListener("change", syncForm);
@@ -247,4 +276,4 @@ $("seat").addEventListener("change", syncForm);
 $("setup-form").addEventListener("submit", onStart);
 $("new-game").addEventListener("click", onNewGame);
 syncForm();
-document.body.dataset.ready = "true";
+probeOffline().finally(() => { document.body.dataset.ready = "true"; });
