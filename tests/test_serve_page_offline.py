@@ -322,6 +322,55 @@ def test_offline_page_refuses_a_move_and_plays_on(chromium: Any, wasm_server: Se
     assert not severe, severe
 
 
+ENTRY_CASES = [
+    ({"game": "capivarias", "params": {}, "seats": ["human", "human"]}, "bad_request", "exactly one human seat"),
+    ({"game": "capivarias", "params": {}, "seats": ["level:1", "level:2"]}, "bad_request", "exactly one human seat"),
+    ({"game": "capivarias", "params": {}, "seats": ["human", "level:11"]}, "bad_request", "'level:1'..'level:10'"),
+    ({"game": "capivarias", "params": {}, "seats": ["human", "ismcts"]}, "bad_request", "'level:1'..'level:10'"),
+    ({"game": "capivarias", "params": {}, "seats": "human"}, "bad_request", "list of seat strings"),
+    ({"game": "capivarias", "params": {"cmd": 1}, "seats": ["human", "level:1"]}, "bad_request",
+     "'cmd' is not a game parameter"),
+    ({"game": "capivarias", "params": {"seed": 1}, "seats": ["human", "level:1"]}, "bad_request",
+     "'seed' is not a game parameter"),
+    ({"game": "capivarias", "params": {"expansion": "yes"}, "seats": ["human", "level:1"]}, "bad_request",
+     "integers and booleans"),
+    ({"game": "capivarias", "params": [], "seats": ["human", "level:1"]}, "bad_request", "integers and booleans"),
+    ({"game": "capivarias", "params": {"players": 3}, "seats": ["human", "level:1"]}, "bad_request",
+     "does not take players"),
+    ({"game": "capulana", "params": {"players": 3}, "seats": ["human", "level:1"]}, "bad_request",
+     "capulana is played by 3 players: give 3 seats, not 2"),
+    ({"game": "capulana", "params": {"players": 9}, "seats": ["human"] + ["level:1"] * 8}, "bad_request", "players"),
+    ({"game": "chess", "params": {}, "seats": ["human", "level:1"]}, "bad_request", "game"),
+    ({"game": 7, "params": {}, "seats": ["human", "level:1"]}, "bad_request", "field 'game'"),
+]
+
+
+def test_offline_start_refuses_bad_input_at_the_entry(chromium: Any, wasm_server: ServerProcess) -> None:
+    """offline.js's startTable checks its arguments where they enter (the server's codes and wording),
+    before any game is dealt; a good call after them starts a table."""
+    _open(chromium, wasm_server)
+    chromium.set_script_timeout(60)
+    got = chromium.execute_async_script("""
+        const [cases, done] = arguments;
+        (async () => {
+          const m = await import(new URL("offline.js", document.baseURI).href);
+          const out = [];
+          for (const c of cases) {
+            try { const t = await m.startTable(c); t.close(); out.push(["started", ""]); }
+            catch (e) { out.push([String(e.code), String(e.message)]); }
+          }
+          const t = await m.startTable({game: "capulana", params: {players: 3}, seats: ["level:2", "human", "level:1"]});
+          out.push([t.seat, t.id]);
+          t.close();
+          return out;
+        })().then(done, (e) => done([["threw", String(e)]]));
+    """, [c for c, _, _ in ENTRY_CASES])
+    for (case, code, words), (got_code, message) in zip(ENTRY_CASES, got):
+        assert got_code == code and words in message, (case, got_code, message)
+    assert got[-1][0] == 1 and str(got[-1][1]).startswith("offline-")
+    _check_nothing_online(chromium, wasm_server)
+
+
 def test_offline_choice_is_disabled_without_wasm_dir(chromium: Any, plain_server: ServerProcess) -> None:
     """Without --wasm-dir the form's Offline choice is disabled and says why; the probe logs no error."""
     from selenium.webdriver.common.by import By

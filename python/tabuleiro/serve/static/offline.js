@@ -37,6 +37,8 @@ import {loadReference} from "./transport.js";
 export {loadReference};
 
 const MIX_MASK = (1n << 64n) - 1n;
+/** Fields of `new` that are not the game's parameters: a params object may not set them. */
+const RESERVED = ["cmd", "id", "game", "seed", "seat", "state", "view", "player"];
 
 class TransportError extends Error {
   constructor(code, message) {
@@ -118,9 +120,14 @@ function checkSeats(seats) {
 export async function startTable({game, params, seats}) {
   const {seat, levels} = checkSeats(seats);
   if (typeof game !== "string") throw new TransportError("bad_request", "field 'game' must be a game's name");
-  if (params !== undefined && (params === null || typeof params !== "object" || Array.isArray(params))) {
-    throw new TransportError("bad_request", "field 'params' must be an object of the game's parameters");
+  const given = params === undefined || params === null ? {} : params;
+  if (typeof given !== "object" || Array.isArray(given)
+      || !Object.values(given).every((v) => typeof v === "boolean" || Number.isSafeInteger(v))) {
+    throw new TransportError("bad_request", "field 'params' must be an object of the game's parameters "
+      + "(integers and booleans)");
   }
+  const reserved = Object.keys(given).filter((k) => RESERVED.includes(k));
+  if (reserved.length) throw new TransportError("bad_request", `'${reserved[0]}' is not a game parameter`);
   const state = await available();
   if (!state.available) throw new TransportError("offline_unavailable", `offline play is not available: ${state.reason}`);
   let engine;
@@ -141,8 +148,7 @@ export async function startTable({game, params, seats}) {
     const hook = debugHook();
     const seed = hook && typeof hook.seed === "string" && /^(0|[1-9][0-9]{0,19})$/.test(hook.seed)
       ? BigInt(hook.seed) & MIX_MASK : drawSeed();
-    const request = {cmd: "new", game, ...(params || {}), seed: seed.toString(), seat};
-    const created = await engine.request(request);
+    const created = await engine.request({...given, cmd: "new", game, seed: seed.toString(), seat});
     if (!created.ok) throw new TransportError(created.error.code, created.error.message);
     const n = created.info.num_players;
     if (seats.length !== n) {
