@@ -394,6 +394,37 @@ def test_sprt_run_stops_when_decided_and_recomputes(tmp_path: Path) -> None:
         arena.run("capulana", ["greedy", "random"], params={"players": 3}, deals=1, sprt=sprt, jobs=1)
 
 
+def test_sprt_stop_no_reports_the_decision_and_plays_every_game(tmp_path: Path) -> None:
+    """``--sprt ... stop=no``: the decision is the stopping run's (same
+    pairs, same LLR), every scheduled game is played and counted, and the
+    LLR over every pair is reported beside it, from the file alone too."""
+    assert arena.SPRT.parse("elo1=50 stop=no") == arena.SPRT(elo1=50, stop=False)
+    assert arena.SPRT.parse("stop=YES").stop is True and arena.SPRT().stop is True
+    for bad in ("stop=maybe", "stop="):
+        with pytest.raises(ValueError, match="stop must be yes or no"):
+            arena.SPRT.parse(bad)
+    with pytest.raises(TypeError, match="stop must be True or False"):
+        arena.SPRT(stop=1)  # type: ignore[arg-type]
+    kw: dict[str, Any] = dict(deals=120, seed=5, jobs=1)
+    stopped = arena.run("capivarias", ["greedy", "random"], sprt=arena.SPRT(elo0=0, elo1=50), **kw)
+    out = tmp_path / "all.jsonl"
+    sprt = arena.SPRT(elo0=0, elo1=50, stop=False)
+    s = arena.run("capivarias", ["greedy", "random"], sprt=sprt, out=out, **kw)
+    t, t0 = s["sprt"], stopped["sprt"]
+    assert t0["result"] == "H1" and stopped["games"] < 240        # the stopping run stops early
+    assert s["games"] == 240 and len(arena.read_results(out)) == 240 and not s.get("extra_games")
+    for k in ("result", "llr", "pairs", "games"):
+        assert t[k] == t0[k], k
+    assert t["stop"] is False and t["final_pairs"] == 120 and len(t["trajectory"]) == 121
+    assert t["trajectory"][t["pairs"]] == t0["trajectory"][-1] and t["trajectory"][-1][1] == t["final_llr"]
+    plain = arena.run("capivarias", ["greedy", "random"], **kw)
+    assert s["pair"] == plain["pair"] and s["standings"] == plain["standings"]   # every game counts
+    assert arena.summarize_file(out, sprt=sprt) == s
+    text = str(s)
+    assert f"after {t['pairs']} pairs: H1 accepted; play went on (stop=no): LLR {t['final_llr']:.2f} after 120 pairs" \
+        in text, text
+
+
 @pytest.mark.slow
 def test_sprt_real_play_ismcts_2000_beats_200(tmp_path: Path) -> None:
     s = arena.run("capivarias", ["ismcts:iterations=2000", "ismcts:iterations=200"], deals=500, seed=1,
