@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import subprocess
 import sys
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -533,6 +535,43 @@ def test_ray_backend_gives_the_local_results(tmp_path: Path, ray_local: Any) -> 
     a = arena.run("capivarias", ["greedy", "random"], deals=300, seed=3, jobs=1, sprt=sprt)
     b = arena.run("capivarias", ["greedy", "random"], deals=300, seed=3, backend="ray", jobs=2, sprt=sprt)
     assert no_timing(a) == no_timing(b)
+
+
+def _engine_pids(token: str) -> list[int]:
+    """The processes whose environment holds ``TABULEIRO_ARENA_TEST=token``."""
+    mark = f"TABULEIRO_ARENA_TEST={token}".encode()
+    pids = []
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            try:
+                env = Path(f"/proc/{p}/environ").read_bytes()
+            except OSError:          # gone meanwhile, or not ours
+                continue
+            if mark in env.split(b"\0"):
+                pids.append(int(p))
+    return pids
+
+
+@pytest.mark.slow           # Ray's start (the session fixture) alone takes seconds
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the engine processes through /proc (Linux)")
+def test_ray_backend_with_external_engines_gives_the_local_results_and_stops_them(tmp_path: Path,
+                                                                               ray_local: Any) -> None:
+    """External engines under Ray: each worker owns its engine processes,
+    the games are the local backend's for the same seeds, and no engine
+    process outlives the run, though the Ray session (and its worker
+    processes) lives on."""
+    token = uuid.uuid4().hex
+    cmd = ["env", f"TABULEIRO_ARENA_TEST={token}", sys.executable, "-m", "tabuleiro", "engine"]
+    tab = arena.Engine(cmd=cmd, options={"iterations": 20}, name="tab")
+    kw: dict[str, Any] = dict(deals=3, seed=5, tc="60+1")
+    local = arena.run("capivarias", [tab, "greedy"], out=tmp_path / "l.jsonl", jobs=2, **kw)
+    assert _engine_pids(token) == []
+    remote = arena.run("capivarias", [tab, "greedy"], out=tmp_path / "r.jsonl", backend="ray", jobs=2, **kw)
+    assert remote["terminations"]["engine:tab"] == {"normal": 6, "timeout": 0, "illegal": 0, "crash": 0}
+    assert no_timing(remote) == no_timing(local)
+    assert no_times(arena.read_results(tmp_path / "r.jsonl")) == no_times(arena.read_results(tmp_path / "l.jsonl"))
+    assert ray_local.is_initialized()
+    assert _engine_pids(token) == [], "engine processes outlived the Ray run"
 
 
 def _free_port() -> int:
