@@ -158,7 +158,7 @@ class _Ray:
             import ray
         except ImportError:
             raise ImportError("the ray backend needs Ray: pip install 'tabuleiro[ray]'") from None
-        self.ray = ray
+        self.ray: Any = ray            # Ray's API is untyped: keep mypy --strict out of it
         self.started = False
         if not ray.is_initialized():
             if address:
@@ -171,11 +171,11 @@ class _Ray:
                 # refuses num_cpus.
                 ray.init(address="local", num_cpus=jobs, include_dashboard=False, log_to_driver=False)
             self.started = True
-        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        cpus = max(1, int(self.ray.cluster_resources().get("CPU", 1)))
         n = cpus if jobs is None else max(1, min(jobs, cpus))
-        actor = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(_RayWorker)
-        cfg_ref = ray.put(cfg)
-        self.actors = [actor.remote(cfg_ref) for _ in range(n)]
+        actor: Any = self.ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(_RayWorker)
+        cfg_ref = self.ray.put(cfg)
+        self.actors: list[Any] = [actor.remote(cfg_ref) for _ in range(n)]
         self.load = [0] * n
         self.refs: dict[Any, tuple[int, int]] = {}
 

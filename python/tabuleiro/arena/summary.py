@@ -145,17 +145,17 @@ def summarize(records: Iterable[Mapping[str, Any]], *, agents: Optional[Sequence
         if not two:
             raise ValueError("an SPRT compares two agents in a two-player game")
         _check_pairs(recs, labels)
-        w = _sprt_prefix(recs, labels, sprt)
+        walk = _sprt_prefix(recs, labels, sprt)
         extra = 0
         if sprt.stop:           # the statistics are those of the games up to the decision
-            keep = set(sorted({_deal_key(r) for r in recs})[:w["deals"]])
+            keep = set(sorted({_deal_key(r) for r in recs})[:walk["deals"]])
             extra = sum(1 for r in recs if _deal_key(r) not in keep)
             recs = [r for r in recs if _deal_key(r) in keep]
-        summary["sprt"] = dict(sprt.to_dict(), llr=w["llr"], lower=sprt.lower, upper=sprt.upper,
-                               result=w["result"], pairs=sum(w["penta"]), games=w["games"],
-                               trajectory=w["trajectory"])
+        summary["sprt"] = dict(sprt.to_dict(), llr=walk["llr"], lower=sprt.lower, upper=sprt.upper,
+                               result=walk["result"], pairs=sum(walk["penta"]), games=walk["games"],
+                               trajectory=walk["trajectory"])
         if not sprt.stop:       # play went on past the decision: the LLR over every complete pair too
-            summary["sprt"].update(final_llr=w["final_llr"], final_pairs=w["final_pairs"])
+            summary["sprt"].update(final_llr=walk["final_llr"], final_pairs=walk["final_pairs"])
     deals = sorted({_deal_key(r) for r in recs})
     summary["deals"] = len(deals)
     summary["games"] = len(recs)
