@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import subprocess
 import sys
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -394,6 +396,37 @@ def test_sprt_run_stops_when_decided_and_recomputes(tmp_path: Path) -> None:
         arena.run("capulana", ["greedy", "random"], params={"players": 3}, deals=1, sprt=sprt, jobs=1)
 
 
+def test_sprt_stop_no_reports_the_decision_and_plays_every_game(tmp_path: Path) -> None:
+    """``--sprt ... stop=no``: the decision is the stopping run's (same
+    pairs, same LLR), every scheduled game is played and counted, and the
+    LLR over every pair is reported beside it, from the file alone too."""
+    assert arena.SPRT.parse("elo1=50 stop=no") == arena.SPRT(elo1=50, stop=False)
+    assert arena.SPRT.parse("stop=YES").stop is True and arena.SPRT().stop is True
+    for bad in ("stop=maybe", "stop="):
+        with pytest.raises(ValueError, match="stop must be yes or no"):
+            arena.SPRT.parse(bad)
+    with pytest.raises(TypeError, match="stop must be True or False"):
+        arena.SPRT(stop=1)  # type: ignore[arg-type]
+    kw: dict[str, Any] = dict(deals=120, seed=5, jobs=1)
+    stopped = arena.run("capivarias", ["greedy", "random"], sprt=arena.SPRT(elo0=0, elo1=50), **kw)
+    out = tmp_path / "all.jsonl"
+    sprt = arena.SPRT(elo0=0, elo1=50, stop=False)
+    s = arena.run("capivarias", ["greedy", "random"], sprt=sprt, out=out, **kw)
+    t, t0 = s["sprt"], stopped["sprt"]
+    assert t0["result"] == "H1" and stopped["games"] < 240        # the stopping run stops early
+    assert s["games"] == 240 and len(arena.read_results(out)) == 240 and not s.get("extra_games")
+    for k in ("result", "llr", "pairs", "games"):
+        assert t[k] == t0[k], k
+    assert t["stop"] is False and t["final_pairs"] == 120 and len(t["trajectory"]) == 121
+    assert t["trajectory"][t["pairs"]] == t0["trajectory"][-1] and t["trajectory"][-1][1] == t["final_llr"]
+    plain = arena.run("capivarias", ["greedy", "random"], **kw)
+    assert s["pair"] == plain["pair"] and s["standings"] == plain["standings"]   # every game counts
+    assert arena.summarize_file(out, sprt=sprt) == s
+    text = str(s)
+    assert f"after {t['pairs']} pairs: H1 accepted; play went on (stop=no): LLR {t['final_llr']:.2f} after 120 pairs" \
+        in text, text
+
+
 @pytest.mark.slow
 def test_sprt_real_play_ismcts_2000_beats_200(tmp_path: Path) -> None:
     s = arena.run("capivarias", ["ismcts:iterations=2000", "ismcts:iterations=200"], deals=500, seed=1,
@@ -502,6 +535,43 @@ def test_ray_backend_gives_the_local_results(tmp_path: Path, ray_local: Any) -> 
     a = arena.run("capivarias", ["greedy", "random"], deals=300, seed=3, jobs=1, sprt=sprt)
     b = arena.run("capivarias", ["greedy", "random"], deals=300, seed=3, backend="ray", jobs=2, sprt=sprt)
     assert no_timing(a) == no_timing(b)
+
+
+def _engine_pids(token: str) -> list[int]:
+    """The processes whose environment holds ``TABULEIRO_ARENA_TEST=token``."""
+    mark = f"TABULEIRO_ARENA_TEST={token}".encode()
+    pids = []
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            try:
+                env = Path(f"/proc/{p}/environ").read_bytes()
+            except OSError:          # gone meanwhile, or not ours
+                continue
+            if mark in env.split(b"\0"):
+                pids.append(int(p))
+    return pids
+
+
+@pytest.mark.slow           # Ray's start (the session fixture) alone takes seconds
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the engine processes through /proc (Linux)")
+def test_ray_backend_with_external_engines_gives_the_local_results_and_stops_them(tmp_path: Path,
+                                                                               ray_local: Any) -> None:
+    """External engines under Ray: each worker owns its engine processes,
+    the games are the local backend's for the same seeds, and no engine
+    process outlives the run, though the Ray session (and its worker
+    processes) lives on."""
+    token = uuid.uuid4().hex
+    cmd = ["env", f"TABULEIRO_ARENA_TEST={token}", sys.executable, "-m", "tabuleiro", "engine"]
+    tab = arena.Engine(cmd=cmd, options={"iterations": 20}, name="tab")
+    kw: dict[str, Any] = dict(deals=3, seed=5, tc="60+1")
+    local = arena.run("capivarias", [tab, "greedy"], out=tmp_path / "l.jsonl", jobs=2, **kw)
+    assert _engine_pids(token) == []
+    remote = arena.run("capivarias", [tab, "greedy"], out=tmp_path / "r.jsonl", backend="ray", jobs=2, **kw)
+    assert remote["terminations"]["engine:tab"] == {"normal": 6, "timeout": 0, "illegal": 0, "crash": 0}
+    assert no_timing(remote) == no_timing(local)
+    assert no_times(arena.read_results(tmp_path / "r.jsonl")) == no_times(arena.read_results(tmp_path / "l.jsonl"))
+    assert ray_local.is_initialized()
+    assert _engine_pids(token) == [], "engine processes outlived the Ray run"
 
 
 def _free_port() -> int:

@@ -7,8 +7,10 @@ the contract seen from outside the package.
   true view of its seat at one of its decisions, recomputed from the
   records; no line holds a full state or the deal's seed.
 * It plays a short match against ``tabuleiro engine`` itself as an external
-  engine, ``tc=5+0.05`` under ``--jobs 2`` (the acceptance run in short),
-  and the command prints the result, the SPRT and the termination counts.
+  engine, ``tc=5+0.05`` under ``--jobs 2`` (the acceptance run in short,
+  with ``--sprt ... stop=no``), and the command prints the result, the
+  SPRT line (checked against the SPRT of the games in the file) and the
+  termination counts.
 
 And the C random engine (examples/random-engine/random_engine.c, the
 overhead benchmark's engine): it reads requests in any key order and plays
@@ -121,15 +123,27 @@ def test_sample_engine_against_tabuleiro_engine_on_a_clock_with_two_jobs(tmp_pat
            "--engine", f"sample={shlex.quote(str(NODE))} {shlex.quote(str(SAMPLE))} --oracle {shlex.quote(ORACLE)}",
            "--engine-option", "sample:playouts=1",
            "--engine", f"tab={ORACLE}", "--engine-option", "tab:iterations=50",
-           "--agents", "engine:sample", "engine:tab", "--sprt", "elo0=0", "elo1=50"]
+           "--agents", "engine:sample", "engine:tab", "--sprt", "elo0=0", "elo1=50", "stop=no"]
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr
-    assert "engine:sample vs engine:tab: W" in res.stdout
-    assert "SPRT [0, 50]" in res.stdout
-    assert "terminations (games lost by timeout, illegal move, crash):" in res.stdout
-    assert "engine:sample: normal 4, timeout 0, illegal 0, crash 0" in res.stdout
     recs = arena.read_results(out)
     assert len(recs) == 4 and all(r["termination"] == "normal" for r in recs)
+    # the SPRT line is the SPRT of these games, read again from the file
+    sprt = arena.SPRT(elo0=0, elo1=50, stop=False)
+    t = arena.summarize_file(out, sprt=sprt)["sprt"]
+    assert t["final_pairs"] == 2
+    verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "undecided"}[t["result"]]
+    line = next(x for x in res.stdout.splitlines() if x.startswith("SPRT "))
+    assert line.startswith(f"SPRT [0, 50] (normalized, alpha=0.05, beta=0.05): LLR {t['llr']:.2f} in (-2.94, 2.94) "
+                           f"after {t['pairs']} pairs: {verdict}"), line
+    assert "engine:sample vs engine:tab: W" in res.stdout
+    mine = [(r["returns"][r["seats"].index("engine:sample")], r["returns"][r["seats"].index("engine:tab")])
+            for r in recs]
+    w, d, lost = (sum(a > b for a, b in mine), sum(a == b for a, b in mine), sum(a < b for a, b in mine))
+    assert f"engine:sample vs engine:tab: W {w} D {d} L {lost};" in res.stdout, res.stdout
+    assert "terminations (games lost by timeout, illegal move, crash):" in res.stdout
+    for name in ("engine:sample", "engine:tab"):
+        assert f"  {name}: normal 4, timeout 0, illegal 0, crash 0" in res.stdout, res.stdout
     assert (out.parent / "m.engines" / "sample.log").exists()
 
 

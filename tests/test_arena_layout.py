@@ -81,12 +81,12 @@ def test_modules_import_only_the_modules_below_them() -> None:
 def test_worker_entry_points_resolve_by_qualified_name() -> None:
     """What the spawn pool and Ray send to a worker pickles by reference to
     the module that defines it, and a fresh interpreter can load it."""
-    for obj in (backends._init_worker, backends._pool_play, backends._ray_play, worker._Config, specs.AgentEntry):
+    for obj in (backends._init_worker, backends._pool_play, backends._RayWorker, worker._Config, specs.AgentEntry):
         assert pickle.loads(pickle.dumps(obj)) is obj
     cfg = worker._Config("capivarias", tabuleiro.load_game("capivarias").params,
                          (arena.parse_agent("greedy"), arena.parse_agent("tests.test_arena:SeededPick")), 1)
     plan = arena.schedule(2, 2, 1, seed=1)
-    here = backends._ray_play(cfg, 1, plan)
+    here = backends._RayWorker(cfg).play(plan)
     payload = pickle.dumps((backends._init_worker, backends._pool_play, cfg, plan))
     code = ("import pickle, sys\n"
             "init, play, cfg, plan = pickle.loads(sys.stdin.buffer.read())\n"

@@ -3,14 +3,13 @@ processes (multiprocessing, spawn) or as Ray tasks.
 
 Every backend takes chunks of games (``submit(tag, specs)``) and hands back
 finished chunks (``wait()``). Worker processes find their entry points
-(``_init_worker`` and ``_pool_play``; ``_ray_play`` for Ray) by qualified
-name in this module, and rebuild the run's ``_Config`` from
+(``_init_worker`` and ``_pool_play``; the actor class ``_RayWorker`` for
+Ray) by qualified name in this module, and rebuild the run's ``_Config`` from
 :mod:`tabuleiro.arena.worker`.
 """
 
 from __future__ import annotations
 
-import random as _random
 from typing import Any, Optional, Sequence
 
 from .scheduling import GameSpec
@@ -19,7 +18,6 @@ from .worker import _Config, _Worker
 __all__: list[str] = []
 
 
-_WORKERS: dict[int, _Worker] = {}
 _WORKER: Optional[_Worker] = None
 
 
@@ -41,18 +39,21 @@ def _pool_play(specs: Sequence[GameSpec]) -> list[dict[str, Any]]:
     return _WORKER.play_many(specs)
 
 
-def _ray_play(cfg: _Config, key: int, specs: Sequence[GameSpec]) -> list[dict[str, Any]]:
-    w = _WORKERS.get(key)
-    if w is None:
-        for old in _WORKERS.values():
-            old.close()
-        _WORKERS.clear()
-        w = _WORKERS[key] = _Worker(cfg)
-        if any(e.engine is not None for e in cfg.entries):
-            import atexit
+class _RayWorker:
+    """One arena worker as a Ray actor: it plays the chunks it is sent and
+    owns its engine processes until :meth:`close`, which the driver calls
+    before the run returns (a task-based worker would keep them alive in a
+    pooled Ray worker process for as long as the Ray session lasts)."""
 
-            atexit.register(w.close)
-    return w.play_many(specs)
+    def __init__(self, cfg: _Config) -> None:
+        self.worker = _Worker(cfg)
+
+    def play(self, specs: Sequence[GameSpec]) -> list[dict[str, Any]]:
+        return self.worker.play_many(specs)
+
+    def close(self) -> bool:
+        self.worker.close()
+        return True
 
 
 # --- backends: submit chunks of games, get finished chunks back ---------------------------
@@ -145,12 +146,19 @@ def _check_ray_address(address: str, timeout: float = 5.0) -> None:
 
 
 class _Ray:
+    """Chunks of games on Ray actors (:class:`_RayWorker`), one per job: on
+    a local instance ``jobs`` of them, on a cluster ``jobs`` or, without
+    it, one per CPU of the cluster (never more than it has, so none waits
+    forever to be placed). Each chunk goes to the actor with the fewest in
+    flight; :meth:`close` has every actor stop its engine processes, then
+    ends the actors."""
+
     def __init__(self, cfg: _Config, jobs: Optional[int], address: Optional[str]) -> None:
         try:
             import ray
         except ImportError:
             raise ImportError("the ray backend needs Ray: pip install 'tabuleiro[ray]'") from None
-        self.ray = ray
+        self.ray: Any = ray            # Ray's API is untyped: keep mypy --strict out of it
         self.started = False
         if not ray.is_initialized():
             if address:
@@ -163,19 +171,25 @@ class _Ray:
                 # refuses num_cpus.
                 ray.init(address="local", num_cpus=jobs, include_dashboard=False, log_to_driver=False)
             self.started = True
-        self.remote = ray.remote(num_cpus=1, max_retries=0)(_ray_play)
-        self.cfg_ref = ray.put(cfg)
-        self.key = _random.getrandbits(62)
-        self.refs: dict[Any, int] = {}
+        cpus = max(1, int(self.ray.cluster_resources().get("CPU", 1)))
+        n = cpus if jobs is None else max(1, min(jobs, cpus))
+        actor: Any = self.ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(_RayWorker)
+        cfg_ref = self.ray.put(cfg)
+        self.actors: list[Any] = [actor.remote(cfg_ref) for _ in range(n)]
+        self.load = [0] * n
+        self.refs: dict[Any, tuple[int, int]] = {}
 
     def submit(self, tag: int, specs: Sequence[GameSpec]) -> None:
-        self.refs[self.remote.remote(self.cfg_ref, self.key, list(specs))] = tag
+        i = min(range(len(self.actors)), key=self.load.__getitem__)
+        self.load[i] += 1
+        self.refs[self.actors[i].play.remote(list(specs))] = (tag, i)
 
     def wait(self) -> list[tuple[int, list[dict[str, Any]]]]:
         done, _ = self.ray.wait(list(self.refs), num_returns=1)
         out = []
         for r in done:
-            tag = self.refs.pop(r)
+            tag, i = self.refs.pop(r)
+            self.load[i] -= 1
             out.append((tag, self.ray.get(r)))
         return out
 
@@ -184,17 +198,29 @@ class _Ray:
 
     def cancel(self) -> None:
         for r in list(self.refs):
-            self.ray.cancel(r)
+            try:
+                self.ray.cancel(r)
+            except Exception:   # pragma: no cover - a Ray that cannot cancel actor calls: let them finish
+                pass
         try:
             self.ray.wait(list(self.refs), num_returns=len(self.refs), timeout=30)
         except Exception:   # pragma: no cover - best effort
             pass
         self.refs.clear()
+        self.load = [0] * len(self.actors)
 
     def close(self, abort: bool = False) -> None:
-        if abort:
-            for r in list(self.refs):
-                self.ray.cancel(r, force=True)
+        try:
+            if not abort:
+                # each actor stops its engine processes (quit, then kill) before the run returns
+                try:
+                    self.ray.get([a.close.remote() for a in self.actors], timeout=60)
+                except Exception:   # pragma: no cover - a dead actor: its engines died with it (PDEATHSIG)
+                    pass
+            for a in self.actors:
+                self.ray.kill(a)
+            self.actors.clear()
             self.refs.clear()
-        if self.started:
-            self.ray.shutdown()
+        finally:
+            if self.started:
+                self.ray.shutdown()

@@ -3,7 +3,7 @@ what it runs (:func:`main`); docs/arena.md is the guide.
 
     tabuleiro arena GAME [--players N] [--expansion] --agents SPEC SPEC... --deals N
                    [--seed S] [--out FILE.jsonl] [--jobs N] [--backend local|ray [--address ADDR]]
-                   [--sprt elo0=0 elo1=10 alpha=0.05 beta=0.05] [--plot FILE.png]
+                   [--sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 stop=yes] [--plot FILE.png]
                    [--schedule all|cycle] [--json] [--no-progress] [--force-new]
                    [--engine NAME=CMD ...] [--engine-option NAME:key=value ...]
                    [--tc st=0.1|10+0.1] [--tc-margin SECONDS] [--engine-timeout SECONDS]
@@ -55,7 +55,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     ar.add_argument("--backend", choices=["local", "ray"], default="local")
     ar.add_argument("--address", default=None, help="Ray cluster address (default: start a local instance)")
     ar.add_argument("--sprt", nargs="*", default=None, metavar="KEY=VALUE",
-                    help="stop when decided: elo0=0 elo1=10 alpha=0.05 beta=0.05 model=normalized|logistic")
+                    help="stop when decided: elo0=0 elo1=10 alpha=0.05 beta=0.05 model=normalized|logistic; "
+                         "stop=no: report the decision and play every game")
     ar.add_argument("--plot", default=None, metavar="FILE.png", help="win shares, ratings and LLR as a PNG")
     ar.add_argument("--schedule", choices=["all", "cycle"], default="all",
                     help="every table plays every deal (all), or one table per deal in turn (cycle)")

@@ -76,7 +76,9 @@ def format_summary(s: Mapping[str, Any]) -> str:
         lines.append(f"SPRT [{t['elo0']:g}, {t['elo1']:g}] ({t['model']}, alpha={t['alpha']:g}, beta={t['beta']:g}): "
                      f"LLR {t['llr']:.2f} in ({t['lower']:.2f}, {t['upper']:.2f}) after {t['pairs']} pairs: {res}"
                      + (f" ({s['extra_games']} games played after the decision not counted)"
-                        if s.get("extra_games") else ""))
+                        if s.get("extra_games") else "")
+                     + (f"; play went on (stop=no): LLR {t['final_llr']:.2f} after {t['final_pairs']} pairs"
+                        if "final_llr" in t and t["result"] is not None else ""))
     if "pair" in s:
         p = s["pair"]
         lines.append(f"{p['agent']} vs {p['opponent']}: W {p['wins']} D {p['draws']} L {p['losses']}; "

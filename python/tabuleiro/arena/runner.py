@@ -73,7 +73,8 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
     ``jobs``: worker processes (default: every core; 1 plays in this
     process); ``backend="ray"`` runs them as Ray tasks (``address``: an
     existing cluster; default: a local instance with ``jobs`` CPUs). ``sprt``:
-    an :class:`SPRT` (or its text) that stops the run as soon as it decides.
+    an :class:`SPRT` (or its text) that stops the run as soon as it decides
+    (``SPRT(stop=False)``: that reports its decision and plays every game).
     ``plot_to``: a PNG of the summary (:func:`plot`). ``progress``: a live bar.
 
     External engines: ``engines`` names the :class:`Engine` objects that
@@ -193,11 +194,16 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
     penta = [0] * 5
     llr = 0.0
     decided: Optional[str] = None
+    decided_at = 0
+    stopping = isinstance(sprt, SPRT) and sprt.stop      # stop=no: the SPRT reports, every game is played
+
+    def halted() -> bool:
+        return stopping and decided is not None
 
     def advance_sprt() -> None:
-        nonlocal sprt_pos, llr, decided
+        nonlocal sprt_pos, llr, decided, decided_at
         assert isinstance(sprt, SPRT)
-        while decided is None and sprt_pos < len(deal_order):
+        while (decided is None or not stopping) and sprt_pos < len(deal_order):
             idx = deal_games[deal_order[sprt_pos]]
             if not all(i in results for i in idx):
                 return
@@ -209,7 +215,13 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
             penta[int(round(pts * 2))] += 1
             sprt_pos += 1
             llr = sprt.llr(penta)
-            decided = sprt.status(llr)
+            if decided is None:
+                decided = sprt.status(llr)
+                decided_at = sprt_pos
+
+    def bar_text() -> str:
+        text = standings.text((llr, sprt) if isinstance(sprt, SPRT) else None)
+        return text + (f", {decided} accepted after {decided_at} pairs" if decided is not None else "")
 
     runner: Any = None
     aborted = True
@@ -221,7 +233,7 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
         standings = _Standings(labels)
         for r in results.values():
             standings.add(r)
-        if todo and decided is None:
+        if todo and not halted():
             if backend == "ray":
                 runner = _Ray(cfg, jobs if address is None else None, address)
             elif jobs == 1:
@@ -237,7 +249,7 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
             tag = 0
             last_update = 0.0
             while True:
-                while decided is None and pos < len(todo) and runner.pending() < in_flight:
+                while not halted() and pos < len(todo) and runner.pending() < in_flight:
                     ids = todo[pos:pos + chunk]
                     pos += len(ids)
                     chunks[tag] = (ids, time.perf_counter())
@@ -249,7 +261,7 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
                     ids, t0 = chunks.pop(t)
                     per_game = max(time.perf_counter() - t0, 1e-6) / len(ids)
                     chunk = max(1, min(1024, int(target / per_game), 2 * chunk))
-                    if sprt is not None:
+                    if stopping:
                         chunk = min(chunk, max(1, len(deal_games[deal_order[0]])))  # small steps: stop soon
                     for i, rec in zip(ids, recs):
                         results[i] = rec
@@ -258,13 +270,13 @@ def run(game: Union[str, Game], agents: Sequence[Any], *, deals: int, seed: int 
                         rfile.append(recs)
                     if sprt is not None:
                         advance_sprt()
-                        if decided is not None:
+                        if halted():
                             runner.cancel()
                 now = time.perf_counter()
                 if bar.bar is not None and now - last_update > 0.25:
                     last_update = now
-                    bar.update(len(results), standings.text((llr, sprt) if isinstance(sprt, SPRT) else None))
-            bar.update(len(results), standings.text((llr, sprt) if isinstance(sprt, SPRT) else None))
+                    bar.update(len(results), bar_text())
+            bar.update(len(results), bar_text())
         aborted = False
     finally:
         if runner is not None:

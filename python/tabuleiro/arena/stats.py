@@ -145,9 +145,17 @@ class SPRT:
       sigma those of the current p, theta solving
       sum_i p^_i phi_i / (1 + theta phi_i) = 0 (section 4.1).
 
+    ``stop`` (default True): a run stops as soon as the test decides. With
+    ``stop=False`` every scheduled game is played and counted in the
+    statistics; the test is still decided at its first crossing (the same
+    decision, after the same pairs, as a stopping run), and the LLR over
+    every complete pair is reported beside it.
+
     >>> s = SPRT(elo0=0, elo1=10)
     >>> s.status(s.llr([10, 20, 40, 20, 10])), s.status(s.llr([0, 10, 300, 100, 40]))
     (None, 'H1')
+    >>> SPRT.parse("elo1=20 stop=no").stop
+    False
     """
 
     elo0: float = 0.0
@@ -155,6 +163,7 @@ class SPRT:
     alpha: float = 0.05
     beta: float = 0.05
     model: str = "normalized"
+    stop: bool = True
 
     def __post_init__(self) -> None:
         for k in ("elo0", "elo1", "alpha", "beta"):
@@ -170,11 +179,13 @@ class SPRT:
             raise ValueError("SPRT alpha + beta must be less than 1")
         if self.model not in ("normalized", "logistic"):
             raise ValueError(f"SPRT model must be 'normalized' or 'logistic', not {self.model!r}")
+        if not isinstance(self.stop, bool):
+            raise TypeError(f"SPRT stop must be True or False, not {self.stop!r}")
 
     @classmethod
     def parse(cls, items: Union[str, Sequence[str]]) -> "SPRT":
-        """From ``"elo0=0 elo1=10 alpha=0.05 beta=0.05 model=normalized"``
-        (any subset; the rest default).
+        """From ``"elo0=0 elo1=10 alpha=0.05 beta=0.05 model=normalized stop=yes"``
+        (any subset; the rest default; ``stop`` reads yes/no, true/false, on/off, 1/0).
 
         :raises ValueError: naming the bad item.
         """
@@ -189,6 +200,12 @@ class SPRT:
                 raise ValueError(f"SPRT: {k} is given twice")
             if k == "model":
                 kw[k] = v
+            elif k == "stop":
+                flag = {"yes": True, "true": True, "on": True, "1": True,
+                        "no": False, "false": False, "off": False, "0": False}.get(v.strip().lower())
+                if flag is None:
+                    raise ValueError(f"SPRT: {item!r}: stop must be yes or no")
+                kw[k] = flag
             else:
                 try:
                     kw[k] = float(v)

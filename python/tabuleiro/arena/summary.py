@@ -51,10 +51,13 @@ def _check_pairs(recs: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> No
 
 
 def _sprt_prefix(records: Sequence[Mapping[str, Any]], labels: Sequence[str],
-                 sprt: SPRT) -> tuple[int, list[list[float]], Optional[str], float, list[int]]:
+                 sprt: SPRT) -> dict[str, Any]:
     """Walk the deals in order while each is complete (both seatings of the
-    pair); returns how many deals count, the LLR trajectory [[games, llr],
-    ...], the decision, the last LLR and the pentanomial counts."""
+    pair), up to the first crossing of a bound (or, with ``sprt.stop``
+    False, on to the last complete pair). Returns the decision and, at the
+    decision (at the end when undecided): the deals counted, the games, the
+    LLR and the pentanomial counts; and the trajectory [[games, llr], ...]
+    and the last LLR and pair count of the whole walk."""
     by_deal: dict[tuple[int, int], list[Mapping[str, Any]]] = {}
     for r in records:
         by_deal.setdefault(_deal_key(r), []).append(r)
@@ -63,6 +66,7 @@ def _sprt_prefix(records: Sequence[Mapping[str, Any]], labels: Sequence[str],
     llr = 0.0
     games = 0
     counted = 0
+    at: Optional[dict[str, Any]] = None
     for dk in sorted(by_deal):
         rs = by_deal[dk]
         pts = 0.0
@@ -79,9 +83,13 @@ def _sprt_prefix(records: Sequence[Mapping[str, Any]], labels: Sequence[str],
         counted += 1
         llr = sprt.llr(penta)
         traj.append([games, llr])
-        if sprt.status(llr):
-            break
-    return counted, traj, sprt.status(llr), llr, penta
+        if at is None and sprt.status(llr):
+            at = {"result": sprt.status(llr), "deals": counted, "games": games, "llr": llr, "penta": list(penta)}
+            if sprt.stop:
+                break
+    if at is None:
+        at = {"result": None, "deals": counted, "games": games, "llr": llr, "penta": list(penta)}
+    return dict(at, trajectory=traj, final_llr=llr, final_pairs=counted)
 
 
 def summarize(records: Iterable[Mapping[str, Any]], *, agents: Optional[Sequence[str]] = None,
@@ -91,7 +99,9 @@ def summarize(records: Iterable[Mapping[str, Any]], *, agents: Optional[Sequence
     ``agents``: the labels in table order (default: as the records list them).
     With ``sprt`` (two agents, two players) only the deals up to the SPRT's
     decision count, in deal order, so the summary is the same however many
-    games were in flight when it decided.
+    games were in flight when it decided; with ``sprt.stop`` False every
+    game counts, and the SPRT entry also holds the LLR over every complete
+    pair (``final_llr``, ``final_pairs``).
 
     Win share: each game's win (the top return; a tie at the top is split,
     an all-round tie gives everyone 1/n) credited to the seats, averaged over
@@ -135,12 +145,17 @@ def summarize(records: Iterable[Mapping[str, Any]], *, agents: Optional[Sequence
         if not two:
             raise ValueError("an SPRT compares two agents in a two-player game")
         _check_pairs(recs, labels)
-        counted, traj, status, llr, penta = _sprt_prefix(recs, labels, sprt)
-        keep = set(sorted({_deal_key(r) for r in recs})[:counted])
-        extra = sum(1 for r in recs if _deal_key(r) not in keep)
-        recs = [r for r in recs if _deal_key(r) in keep]
-        summary["sprt"] = dict(sprt.to_dict(), llr=llr, lower=sprt.lower, upper=sprt.upper, result=status,
-                               pairs=sum(penta), games=len(recs), trajectory=traj)
+        walk = _sprt_prefix(recs, labels, sprt)
+        extra = 0
+        if sprt.stop:           # the statistics are those of the games up to the decision
+            keep = set(sorted({_deal_key(r) for r in recs})[:walk["deals"]])
+            extra = sum(1 for r in recs if _deal_key(r) not in keep)
+            recs = [r for r in recs if _deal_key(r) in keep]
+        summary["sprt"] = dict(sprt.to_dict(), llr=walk["llr"], lower=sprt.lower, upper=sprt.upper,
+                               result=walk["result"], pairs=sum(walk["penta"]), games=walk["games"],
+                               trajectory=walk["trajectory"])
+        if not sprt.stop:       # play went on past the decision: the LLR over every complete pair too
+            summary["sprt"].update(final_llr=walk["final_llr"], final_pairs=walk["final_pairs"])
     deals = sorted({_deal_key(r) for r in recs})
     summary["deals"] = len(deals)
     summary["games"] = len(recs)

@@ -1,0 +1,58 @@
+"""Experimental agents for the strength work of issue 25 (docs/strength.md,
+*Against the baseline build*): each is a built-in search with one thing
+changed, played in the arena as a ``module:attr`` factory spec, e.g.
+
+    tabuleiro arena capivarias --agents 'bench.strength_agents:lcb:z=1.0' engine:baseline ...
+
+(run from the repository's root, so that ``bench`` imports). A direction
+that SPRT accepts moves into the C search as its default; one that does
+not stays here, written up, as a record of what was tried.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabuleiro import agents
+
+__all__ = ["LcbChild", "lcb"]
+
+
+@dataclass
+class LcbChild:
+    """ISMCTS whose final move is the root child with the highest lower
+    confidence bound ``mean - z / sqrt(visits)`` (returns lie in [-1, 1]),
+    instead of the most visited one (the robust child, today's rule).
+
+    With ``z = 0`` it is the max child (best mean); large ``z`` tends to the
+    robust child. Children with no visits are never chosen.
+    """
+
+    z: float = 1.0
+    iterations: int = 1000
+    seed: int = 0
+    search: agents.SearchAgent = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.z, bool) or not isinstance(self.z, (int, float)) or not (math.isfinite(self.z)
+                                                                                    and self.z >= 0):
+            raise ValueError(f"z must be a finite number >= 0, not {self.z!r}")
+        if isinstance(self.iterations, bool) or not isinstance(self.iterations, int) or self.iterations < 1:
+            raise ValueError(f"iterations must be a positive integer, not {self.iterations!r}")
+        self.search = agents.SearchAgent(kind="ismcts", iterations=self.iterations, seed=self.seed)
+
+    def choose(self, state: Any) -> Any:
+        res = self.search.search(state)
+        tried = [a for a in res.analysis if a.visits > 0]
+        if not tried:
+            return res.move
+        # most visits break ties, then the lowest action id: deterministic
+        best = max(tried, key=lambda a: (a.mean - self.z / math.sqrt(a.visits), a.visits, -a.move.action))
+        return best.move
+
+
+def lcb(*, seed: int = 0, z: float = 1.0, iterations: int = 1000) -> LcbChild:
+    """The arena factory: ``bench.strength_agents:lcb:z=1.0,iterations=1000``."""
+    return LcbChild(z=z, iterations=iterations, seed=seed)
