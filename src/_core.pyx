@@ -20,6 +20,7 @@ from cpython.type cimport PyType_Check, PyType_IsSubtype
 from game_c cimport *
 
 from tabuleiro._errors import EngineError, GameOverError, IllegalMoveError, InvalidStateError
+from tabuleiro._fields import check_seed as _check_seed
 
 cdef extern from *:
     """
@@ -201,6 +202,8 @@ cdef int _run(void (*work)(void *) noexcept nogil, void *arg, volatile int *stop
 
 # --- games -----------------------------------------------------------------------------
 
+cdef object _NOT_CHECKED = object()     # CoreGame._checked_class before any state is made
+
 cdef class CoreGame:
     """A game instance: its rules (read from its data texts) and its contract table."""
     cdef const sr_game_def *d
@@ -210,12 +213,14 @@ cdef class CoreGame:
     cdef public str title
     cdef readonly tuple params
     cdef public object state_class
+    cdef object _checked_class      # a state_class _blank has found to be a CoreState subtype
     cdef public object owner
 
     def __cinit__(self, str name, texts, params):
         cdef char msg[256]
         cdef int p[4]
         cdef int i
+        self._checked_class = _NOT_CHECKED
         self.d = _find(name)
         self.name = name
         self.title = name
@@ -277,7 +282,8 @@ cdef class CoreGame:
     cdef CoreState _blank(self):
         cdef CoreState st
         cls = self.state_class
-        if PyType_Check(cls) and PyType_IsSubtype(<type> cls, CoreState):
+        if cls is self._checked_class or (PyType_Check(cls) and PyType_IsSubtype(<type> cls, CoreState)):
+            self._checked_class = cls       # the subtype test once per class, not per state
             # CoreState.__new__(cls) without the Python-level call of
             # __new__ (a method call with a tuple under the Limited API)
             st = tab_new_state(CoreState, cls, ())
@@ -459,6 +465,9 @@ cdef class CoreState:
 
     def legal_actions(self):
         """Legal action ids, sorted ascending (empty once the game is over)."""
+        return self._legal_actions_c()
+
+    cdef list _legal_actions_c(self):
         cdef const sr_game *g = self._g()
         cdef int buf[1024]
         cdef int n = g.legal_actions(g.rules, self.s.b, buf)
@@ -473,6 +482,9 @@ cdef class CoreState:
 
     def returns(self):
         """The game's true per-player returns (all 0.0 until it ends)."""
+        return self._returns_c()
+
+    cdef list _returns_c(self):
         cdef const sr_game *g = self._g()
         cdef double r[5]
         g.returns(g.rules, self.s.b, r)
@@ -539,6 +551,9 @@ cdef class CoreState:
     def _pop(self):
         """Undo the last action (replayed in C from the nearest copy, at
         most SNAP_EVERY - 1 actions); return its id."""
+        return self._pop_c()
+
+    cdef object _pop_c(self):
         cdef const sr_game *g = self._g()
         if self.n_hist == 0:
             raise IndexError("pop from an empty move stack")
@@ -564,6 +579,9 @@ cdef class CoreState:
 
     def clone(self):
         """An independent copy (its move stack too)."""
+        return self._clone_c()
+
+    cdef CoreState _clone_c(self):
         cdef const sr_game *g = self._g()
         cdef CoreState c = self.core_game._blank()
         memcpy(c.s.b, self.s.b, g.info.state_size)
@@ -579,14 +597,27 @@ cdef class CoreState:
             raise EngineError(f"{self.core_game.name}: the state does not encode")
         return [buf[i] for i in range(n)]
 
-    def _determinize(self, int player, uint64_t seed):
+    def _determinize(self, player, seed):
+        """A full state drawn uniformly from those consistent with
+        ``view(player)``: it depends only on that view and ``seed``, and its
+        ``view(player)`` equals this state's. ``State.determinize`` is this
+        method: the player and the seed are checked here, in C (ValueError
+        naming the bad one, the player first), so a call runs no Python code.
+
+        >>> from tabuleiro import toy
+        >>> s = toy.new_game(seed=2)
+        >>> world = s.determinize(0, seed=5)
+        >>> world.view(0) == s.view(0)
+        True
+        """
         return self._determinize_c(player, seed)
 
-    cdef CoreState _determinize_c(self, int player, uint64_t seed):
+    cdef CoreState _determinize_c(self, object player, object seed):
         cdef const sr_game *g = self._g()
         _check_player(player, g.info.num_players)
+        cdef uint64_t s = _seed_arg(seed)
         cdef CoreState c = self.core_game._blank()
-        g.determinize(g.rules, self.s.b, player, seed, c.s.b)
+        g.determinize(g.rules, self.s.b, <int> player, s, c.s.b)
         c._mark_root()
         return c
 
@@ -710,6 +741,29 @@ cdef object _action_id(object action):
         except TypeError:
             pass
     raise TypeError(f"an action is an integer id, not {type(action).__name__} {repr(action)[:60]}")
+
+
+cdef extern from "Python.h":
+    unsigned long long PyLong_AsUnsignedLongLong(object o) noexcept
+    bint PyLong_CheckExact(object o) noexcept
+    void *PyErr_Occurred() noexcept
+    void PyErr_Clear() noexcept
+
+
+cdef inline uint64_t _seed_arg(object seed) except? <uint64_t> -1:
+    """A public seed argument as a uint64_t: an int in [0, 2**64) directly
+    (PyLong_AsUnsignedLongLong checks the sign itself, where Cython's own
+    conversion runs a rich comparison under the Limited API); anything else
+    through ``_fields.check_seed`` (numpy integers pass, everything else
+    gets its ValueError)."""
+    cdef unsigned long long v
+    if PyLong_CheckExact(seed):
+        v = PyLong_AsUnsignedLongLong(seed)
+        if v != <unsigned long long> -1 or PyErr_Occurred() == NULL:
+            return v
+        PyErr_Clear()
+    cdef object value = _check_seed(seed)      # its ValueError, or an int in range
+    return PyLong_AsUnsignedLongLong(value)
 
 
 cdef int _check_player(player, int n) except -1:

@@ -1,7 +1,7 @@
 # The abi3 build's calls with arguments (included by _core.pyx; issue 27).
 #
-# Under the 3.11 Limited API, Cython gives a method with arguments the
-# METH_VARARGS convention (it ties METH_FASTCALL to the vectorcall API, in
+# Under the 3.11 Limited API, Cython gives a method (with arguments or
+# without) the METH_VARARGS convention (it ties METH_FASTCALL to the vectorcall API, in
 # the Limited API only from 3.12): each call packs its arguments into a new
 # tuple that the method then unpacks, about 150-200 instructions more than
 # the version-specific build pays. METH_FASTCALL itself is in the stable ABI
@@ -24,7 +24,7 @@ cdef extern from *:
     #endif
     typedef PyObject *(*tab_fast_impl)(PyObject *self, PyObject *const *args);
     typedef struct { PyMethodDef def; PyObject *orig; tab_fast_impl impl; Py_ssize_t nargs; } tab_fast_slot;
-    #define TAB_FAST_MAX 8
+    #define TAB_FAST_MAX 12
     static tab_fast_slot tab_fast[TAB_FAST_MAX];
 
     /* any call but exactly nargs positional arguments: the original method, self first */
@@ -58,9 +58,11 @@ cdef extern from *:
     }
     TAB_FAST_SHIM(0) TAB_FAST_SHIM(1) TAB_FAST_SHIM(2) TAB_FAST_SHIM(3)
     TAB_FAST_SHIM(4) TAB_FAST_SHIM(5) TAB_FAST_SHIM(6) TAB_FAST_SHIM(7)
+    TAB_FAST_SHIM(8) TAB_FAST_SHIM(9) TAB_FAST_SHIM(10) TAB_FAST_SHIM(11)
     static void *tab_fast_shims[TAB_FAST_MAX] = {
         (void *) tab_fast_shim0, (void *) tab_fast_shim1, (void *) tab_fast_shim2, (void *) tab_fast_shim3,
-        (void *) tab_fast_shim4, (void *) tab_fast_shim5, (void *) tab_fast_shim6, (void *) tab_fast_shim7};
+        (void *) tab_fast_shim4, (void *) tab_fast_shim5, (void *) tab_fast_shim6, (void *) tab_fast_shim7,
+        (void *) tab_fast_shim8, (void *) tab_fast_shim9, (void *) tab_fast_shim10, (void *) tab_fast_shim11};
 
     /* A METH_FASTCALL method descriptor of type for slot i: impl(self, args)
        when called with exactly nargs positional arguments, else orig. name
@@ -103,20 +105,13 @@ cdef int _install_fast(type cls, str name, void *impl, Py_ssize_t nargs) except 
     return 0
 
 
-cdef extern from "Python.h":
-    unsigned long long PyLong_AsUnsignedLongLong(object o) noexcept
-    bint PyLong_CheckExact(object o) noexcept
-    void *PyErr_Occurred() noexcept
-    void PyErr_Clear() noexcept
-
-
 cdef inline uint64_t _as_u64(object o) except? <uint64_t> -1:
     """o as a uint64_t, exactly as Cython converts it (the same value, the
     same exception and message), but cheaper for an int in range.
 
     Cython's own conversion to an unsigned type, under the Limited API, first
     tests the sign with a rich comparison (``o < False``), a generic object
-    call that made ``_determinize`` slower in the abi3 build than in the
+    call that made a seeded call slower in the abi3 build than in the
     version-specific one; the stable ABI's PyLong_AsUnsignedLongLong checks
     the sign itself. Anything else (another type, a negative or too large
     int) takes Cython's conversion, for its exception."""
@@ -143,9 +138,7 @@ cdef object _fast_try_push(object self, PyObject **args):
 
 
 cdef object _fast_determinize(object self, PyObject **args):
-    cdef int player = <object> args[0]
-    cdef uint64_t seed = _as_u64(<object> args[1])
-    return (<CoreState> self)._determinize_c(player, seed)
+    return (<CoreState> self)._determinize_c(<object> args[0], <object> args[1])
 
 
 cdef object _fast_greedy(object self, PyObject **args):
@@ -155,6 +148,26 @@ cdef object _fast_greedy(object self, PyObject **args):
 
 cdef object _fast_observe_into(object self, PyObject **args):
     return _observe_all(<CoreState> self, <object> args[0], <object> args[1], <object> args[2])
+
+
+# methods without arguments: Cython gives them the same METH_VARARGS
+# convention under the 3.11 Limited API (a call went through tp_call with an
+# empty tuple: _PyObject_MakeTpCall, cfunction_call and the result check,
+# about 150 instructions of a ~2,200-instruction clone)
+cdef object _fast_clone(object self, PyObject **args):
+    return (<CoreState> self)._clone_c()
+
+
+cdef object _fast_legal_actions(object self, PyObject **args):
+    return (<CoreState> self)._legal_actions_c()
+
+
+cdef object _fast_returns(object self, PyObject **args):
+    return (<CoreState> self)._returns_c()
+
+
+cdef object _fast_pop(object self, PyObject **args):
+    return (<CoreState> self)._pop_c()
 
 
 cdef object _fast_infostate_key(object self, PyObject **args):
@@ -168,3 +181,7 @@ if TAB_FASTCALL_SHIMS:
     _install_fast(CoreState, "_greedy", <void *> _fast_greedy, 1)
     _install_fast(CoreState, "observe_into", <void *> _fast_observe_into, 3)
     _install_fast(CoreState, "infostate_key", <void *> _fast_infostate_key, 1)
+    _install_fast(CoreState, "clone", <void *> _fast_clone, 0)
+    _install_fast(CoreState, "legal_actions", <void *> _fast_legal_actions, 0)
+    _install_fast(CoreState, "returns", <void *> _fast_returns, 0)
+    _install_fast(CoreState, "_pop", <void *> _fast_pop, 0)

@@ -324,19 +324,16 @@ class State(_core.CoreState):
             raise ValueError(f"player must be an integer in [0, {n - 1}], not {player!r}")
         return player
 
-    def determinize(self, player: int, seed: int) -> "Self":
-        """A full state drawn uniformly from those consistent with
-        ``view(player)``: it depends only on that view and ``seed``, and its
-        ``view(player)`` equals this state's.
-
-        >>> from tabuleiro import toy
-        >>> s = toy.new_game(seed=2)
-        >>> world = s.determinize(0, seed=5)
-        >>> world.view(0) == s.view(0)
-        True
-        """
-        self._check_player(player)
-        return self._determinize(player, check_seed(seed))  # type: ignore[no-any-return]
+    if TYPE_CHECKING:
+        def determinize(self, player: int, seed: int) -> "Self":
+            """A full state drawn uniformly from those consistent with
+            ``view(player)``: it depends only on that view and ``seed``, and
+            its ``view(player)`` equals this state's."""
+    else:
+        # the C method itself (its docstring and doctest are in src/_core.pyx):
+        # it checks the player and the seed as _check_player and check_seed
+        # do, and a call runs no Python code (issue 27)
+        determinize = _core.CoreState._determinize
 
     def observation(self, player: int, *, out: Any = None) -> Any:
         """The observation tensor of ``player`` (docs/observations.md): a
