@@ -32,7 +32,7 @@
  * compute every card, so only a test does. The hook never holds a drawn seed.
  */
 
-import {loadReference} from "./transport.js";
+import {TransportError, endpoint, loadReference} from "./transport.js";
 
 export {loadReference};
 
@@ -40,17 +40,6 @@ const MIX_MASK = (1n << 64n) - 1n;
 /** Fields of `new` that are not the game's parameters: a params object may not set them. */
 const RESERVED = ["cmd", "id", "game", "seed", "seat", "state", "view", "player"];
 
-class TransportError extends Error {
-  constructor(code, message) {
-    super(message);
-    this.name = "TransportError";
-    this.code = code;
-  }
-}
-
-function endpoint(path) {
-  return new URL(path, document.baseURI);
-}
 
 /** tables.py's _mix: the agent seed of seat `index` at a table of `seed` (BigInts). */
 function mix(a, b) {

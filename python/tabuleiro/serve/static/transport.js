@@ -42,7 +42,8 @@
 
 const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
 
-class TransportError extends Error {
+/** An error a transport rejects with: `code` as in docs/server.md. Shared by every transport. */
+export class TransportError extends Error {
   constructor(code, message) {
     super(message);
     this.name = "TransportError";
@@ -50,7 +51,8 @@ class TransportError extends Error {
   }
 }
 
-function endpoint(path) {
+/** `path` resolved against the page's address (the server that served it). */
+export function endpoint(path) {
   return new URL(path, document.baseURI);
 }
 
