@@ -35,11 +35,25 @@ export function connectWorker(worker) {
   const w = worker || new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
   const waiting = new Map();
   let seq = 0;
-  let readyResolve;
-  const ready = new Promise((r) => { readyResolve = r; });
+  let readyResolve, readyReject;
+  const ready = new Promise((resolve, reject) => { readyResolve = resolve; readyReject = reject; });
+  const fail = (why) => {
+    const e = new Error(`the engine did not load (${why})`);
+    readyReject(e);
+    for (const p of waiting.values()) p.reject(e);
+    waiting.clear();
+  };
+  // a worker script that does not load, or a message that cannot be read,
+  // rejects `ready` (and every pending request) instead of leaving them waiting
+  ready.catch(() => {});     // awaited by the caller; never an unhandled rejection of its own
+  w.addEventListener("error", (event) => { event.preventDefault(); fail("worker error"); });
+  w.addEventListener("messageerror", () => fail("unreadable message"));
   w.onmessage = (event) => {
-    const { seq: s, answer, error } = event.data;
-    if (s === -1) { readyResolve(); return; }
+    const { seq: s, answer, error, failed } = event.data;
+    if (s === -1) {
+      if (failed) fail(failed); else readyResolve();
+      return;
+    }
     const p = waiting.get(s);
     if (!p) return;
     waiting.delete(s);

@@ -7,15 +7,21 @@
 // or use connectWorker() from index.js, which does the bookkeeping.
 import { createEngine } from "./index.js";
 
+// If the engine cannot load (a missing or damaged .wasm), the worker says so
+// once ({seq: -1, failed: name}) and answers every request with that error,
+// so that nothing waits on it for ever.
 const ready = createEngine();
+ready.then(
+  () => self.postMessage({ seq: -1, answer: null, ready: true }),
+  (e) => self.postMessage({ seq: -1, answer: null, failed: String((e && e.name) || "Error") }),
+);
 self.onmessage = async (event) => {
   const { seq, request } = event.data;
-  const engine = await ready;
   try {
+    const engine = await ready;
     const answer = await engine.request(request);
     self.postMessage({ seq, answer });
   } catch (e) {
     self.postMessage({ seq, answer: null, error: String(e && e.message) });
   }
 };
-ready.then(() => self.postMessage({ seq: -1, answer: null, ready: true }));

@@ -371,6 +371,38 @@ def test_offline_start_refuses_bad_input_at_the_entry(chromium: Any, wasm_server
     _check_nothing_online(chromium, wasm_server)
 
 
+def test_offline_start_fails_clearly_when_the_engine_does_not_load(chromium: Any, tmp_path: Path,
+                                                                   wasm_dist: Path) -> None:  # noqa: F811
+    """A served js/ whose .wasm is damaged (a rebuild half-written, a truncated copy): the worker
+    reports that the engine did not load and startTable rejects with offline_unavailable, instead
+    of waiting for ever (the worker used to swallow the failure and never answer)."""
+    import shutil
+
+    broken = tmp_path / "js"
+    shutil.copytree(JS, broken, ignore=shutil.ignore_patterns("node_modules", "test"))
+    wasm = broken / "dist" / "tabuleiro.wasm"
+    wasm.write_bytes(wasm.read_bytes()[:100])
+    srv = ServerProcess(tmp_path / "broken.db", "--wasm-dir", str(broken)).start()
+    try:
+        _open(chromium, srv)
+        chromium.set_script_timeout(60)
+        got = chromium.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            (async () => {
+              const m = await import(new URL("offline.js", document.baseURI).href);
+              const t0 = performance.now();
+              try { await m.startTable({game: "capivarias", params: {}, seats: ["human", "level:1"]});
+                    return ["started", "", 0]; }
+              catch (e) { return [String(e.code), String(e.message), performance.now() - t0]; }
+            })().then(done, (e) => done(["threw", String(e), 0]));
+        """)
+    finally:
+        srv.stop()
+    code, message, ms = got
+    assert code == "offline_unavailable" and "did not load" in message, got
+    assert ms < 25000, got          # the worker's own report, well before offline.js's 30 s timeout
+
+
 def test_offline_choice_is_disabled_without_wasm_dir(chromium: Any, plain_server: ServerProcess) -> None:
     """Without --wasm-dir the form's Offline choice is disabled and says why; the probe logs no error."""
     from selenium.webdriver.common.by import By

@@ -37,6 +37,9 @@ import {TransportError, endpoint, loadReference} from "./transport.js";
 export {loadReference};
 
 const MIX_MASK = (1n << 64n) - 1n;
+/** How long the engine may take to load in its worker before the start fails. */
+const LOAD_TIMEOUT_MS = 30000;
+
 /** Fields of `new` that are not the game's parameters: a params object may not set them. */
 const RESERVED = ["cmd", "id", "game", "seed", "seat", "state", "view", "player"];
 
@@ -123,7 +126,17 @@ export async function startTable({game, params, seats}) {
   try {
     const module = await import(endpoint("wasm/index.js").href);
     engine = module.connectWorker();
-    await engine.ready;
+    // the worker rejects `ready` when the engine cannot load; the timeout
+    // covers a worker that never answers at all
+    let timer;
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error("timeout")), LOAD_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([engine.ready, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   } catch (e) {
     if (engine) engine.terminate();
     throw new TransportError("offline_unavailable", `the WebAssembly engine did not load (${(e && e.name) || "Error"})`);
