@@ -597,12 +597,12 @@ cdef class CoreState:
             raise EngineError(f"{self.core_game.name}: the state does not encode")
         return [buf[i] for i in range(n)]
 
-    def _determinize(self, player, seed):
+    def determinize(self, player, seed):
         """A full state drawn uniformly from those consistent with
         ``view(player)``: it depends only on that view and ``seed``, and its
-        ``view(player)`` equals this state's. ``State.determinize`` is this
-        method: the player and the seed are checked here, in C (ValueError
-        naming the bad one, the player first), so a call runs no Python code.
+        ``view(player)`` equals this state's. The player and the seed are
+        checked here, in C (ValueError naming the bad one, the player
+        first), so a call runs no Python code.
 
         >>> from tabuleiro import toy
         >>> s = toy.new_game(seed=2)
@@ -610,6 +610,10 @@ cdef class CoreState:
         >>> world.view(0) == s.view(0)
         True
         """
+        return self._determinize_c(player, seed)
+
+    def _determinize(self, player, seed):
+        """``determinize`` under its older private name."""
         return self._determinize_c(player, seed)
 
     cdef CoreState _determinize_c(self, object player, object seed):

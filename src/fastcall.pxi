@@ -177,6 +177,7 @@ cdef object _fast_infostate_key(object self, PyObject **args):
 if TAB_FASTCALL_SHIMS:
     _install_fast(CoreState, "_apply_action", <void *> _fast_apply_action, 1)
     _install_fast(CoreState, "try_push", <void *> _fast_try_push, 1)
+    _install_fast(CoreState, "determinize", <void *> _fast_determinize, 2)
     _install_fast(CoreState, "_determinize", <void *> _fast_determinize, 2)
     _install_fast(CoreState, "_greedy", <void *> _fast_greedy, 1)
     _install_fast(CoreState, "observe_into", <void *> _fast_observe_into, 3)

@@ -76,6 +76,8 @@ def _compiled_public_objects() -> list[tuple[str, object]]:
             obj = getattr(module, attr, None)
             if isinstance(obj, type) and obj.__module__ in ("_core", _core.__name__):
                 out.append((f"{modname}.{attr}", obj))
+    # every game's State inherits these (determinize, perft, ...) from the base
+    out.append(("tabuleiro.State (CoreState)", _core.CoreState))
     return out
 
 

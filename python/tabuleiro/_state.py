@@ -325,15 +325,13 @@ class State(_core.CoreState):
         return player
 
     if TYPE_CHECKING:
+        # CoreState.determinize itself at run time (its docstring and doctest
+        # are in src/_core.pyx): it checks the player and the seed as
+        # _check_player and check_seed do, and a call runs no Python code
         def determinize(self, player: int, seed: int) -> "Self":
             """A full state drawn uniformly from those consistent with
             ``view(player)``: it depends only on that view and ``seed``, and
             its ``view(player)`` equals this state's."""
-    else:
-        # the C method itself (its docstring and doctest are in src/_core.pyx):
-        # it checks the player and the seed as _check_player and check_seed
-        # do, and a call runs no Python code (issue 27)
-        determinize = _core.CoreState._determinize
 
     def observation(self, player: int, *, out: Any = None) -> Any:
         """The observation tensor of ``player`` (docs/observations.md): a
