@@ -434,6 +434,7 @@ def _fake_js(root: Path) -> Path:
         (js / name).write_bytes(b"\0asm\1\0\0\0" if name.endswith(".wasm") else f"// {name}\n".encode())
     (root / "secret.js").write_text("// outside the served directory\n")
     (js / "leak.js").symlink_to(root / "secret.js")
+    (js / "pkg.js").symlink_to(js / "package.json")        # a served name leading to a file that is not served
     return js
 
 
@@ -464,7 +465,7 @@ def test_wasm_route_serves_the_engine_files_only(tmp_path: Path) -> None:
         refused = ["/wasm/../serve/app.py", "/wasm/../../pyproject.toml", "/wasm/%2e%2e/app.py",
                    "/wasm/%2E%2E/%2E%2E/pyproject.toml", "/wasm/..%2f..%2fpyproject.toml", "/wasm/src/../index.js",
                    "/wasm/./index.js", "/wasm//index.js", "/wasm/dist/", "/wasm/package.json", "/wasm/.gitignore",
-                   "/wasm/README.md", "/wasm/leak.js", "/wasm/nope.js", "/wasm/%00.js", "/wasm/index.js%00",
+                   "/wasm/README.md", "/wasm/leak.js", "/wasm/pkg.js", "/wasm/nope.js", "/wasm/%00.js", "/wasm/index.js%00",
                    "/wasm/" + "a/" * 20 + "x.js"]
         for path in refused:
             status, _, data = _get(srv.url, path)
@@ -472,8 +473,23 @@ def test_wasm_route_serves_the_engine_files_only(tmp_path: Path) -> None:
             assert b"outside the served directory" not in data
         status, _, _ = _get(srv.url, "/wasm/index.js?x=1")
         assert status == 200
+        (js / "index.js").unlink()          # the directory changed after the start: no longer available
+        status, body = http("GET", srv.url + "/wasm/")
+        assert status == 200 and body["available"] is False and "index.js" in body["reason"], body
+        assert _get(srv.url, "/wasm/index.js")[0] == 404
     finally:
         srv.stop()
+
+
+def test_wasm_dir_changed_after_the_config_is_checked_again(tmp_path: Path) -> None:
+    """The directory is checked where the app is made too: a ServerConfig changed after its own
+    check cannot open another directory (it served every .js file under / before)."""
+    from tabuleiro.serve.app import ServerConfig, create_app
+
+    config = ServerConfig(db=":memory:", wasm_dir=str(_fake_js(tmp_path)))
+    config.wasm_dir = "/"
+    with pytest.raises(ValueError, match="holds no index.js"):
+        create_app(config)
 
 
 def test_wasm_dir_is_checked_where_it_enters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

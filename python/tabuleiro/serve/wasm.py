@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any, Optional
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 
 import tabuleiro
 
-__all__ = ["MEDIA_TYPES", "REQUIRED", "WasmFiles", "check_wasm_dir", "safe_path"]
+__all__ = ["MAX_FILE_BYTES", "MEDIA_TYPES", "REQUIRED", "WasmFiles", "check_wasm_dir", "safe_path"]
 
 #: What is served, by file name ending, and its ``Content-Type``.
 MEDIA_TYPES = {".js": "text/javascript; charset=utf-8", ".mjs": "text/javascript; charset=utf-8",
@@ -38,6 +38,8 @@ REQUIRED = ("index.js", "worker.js", "src/engine.js", "dist/tabuleiro_core.mjs",
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")
 _MAX_PARTS = 8
 _HEADERS = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"}
+#: The largest file served (the built engine's files are some 150 KB).
+MAX_FILE_BYTES = 16 * 1024 * 1024
 
 
 def check_wasm_dir(path: Any) -> Path:
@@ -92,13 +94,21 @@ class WasmFiles:
     accepted), or over nothing when ``root`` is None (example: see the module)."""
 
     def __init__(self, root: Optional[str]) -> None:
-        self.root = None if root is None else Path(root).resolve()
+        # checked here too, not only where ServerConfig takes it: a config
+        # changed after it was made must not open another directory
+        self.root = None if root is None else check_wasm_dir(root)
 
     async def manifest(self, request: Request) -> Response:
         """``GET /wasm/``: ``{"available", "version", "entry"}``, or the reason it is not available."""
         if self.root is None:
             return JSONResponse({"available": False, "version": tabuleiro.__version__, "entry": None,
                                  "reason": "the server was started without --wasm-dir (docs/server.md)"},
+                                headers=_HEADERS)
+        missing = next((name for name in REQUIRED if not (self.root / name).is_file()), None)
+        if missing is not None:     # the directory changed after the server started
+            return JSONResponse({"available": False, "version": tabuleiro.__version__, "entry": None,
+                                 "reason": f"the served js/ directory holds no {missing} now: rebuild it "
+                                           "(scripts/build_wasm.sh) and restart the server"},
                                 headers=_HEADERS)
         return JSONResponse({"available": True, "version": tabuleiro.__version__, "entry": "index.js",
                              "reason": None}, headers=_HEADERS)
@@ -113,5 +123,16 @@ class WasmFiles:
         full = (self.root / path).resolve()
         if not full.is_relative_to(self.root) or not full.is_file():
             return _not_found("no such file of the WebAssembly engine")
-        media = next(t for ext, t in MEDIA_TYPES.items() if path.endswith(ext))
-        return FileResponse(full, media_type=media, headers=_HEADERS)
+        # the rules again on the file a symbolic link leads to: its ending
+        # decides whether it is served and as what, not the name asked for
+        real = safe_path(full.relative_to(self.root).as_posix())
+        if real is None:
+            return _not_found("no such file of the WebAssembly engine (only .js, .mjs and .wasm files are served)")
+        media = next(t for ext, t in MEDIA_TYPES.items() if real.endswith(ext))
+        try:
+            if full.stat().st_size > MAX_FILE_BYTES:
+                return _not_found(f"that file is larger than {MAX_FILE_BYTES} bytes: not a file of the engine")
+            data = full.read_bytes()
+        except OSError:             # removed or unreadable since the check: a 404, never a 500
+            return _not_found("no such file of the WebAssembly engine")
+        return Response(data, media_type=media, headers=_HEADERS)

@@ -13,11 +13,14 @@
  * only that seat's view and events (docs/protocol.md, "Seat binding"); the
  * AI seats move with `go` and `level` in that session (the engine searches
  * from the AI's own view and answers `"move": null`). The seed is drawn with
- * crypto.getRandomValues, handed to the worker and to nothing else: it is in
- * no view message, error, log line, URL or storage. The AI seats' seeds are
- * the server's (the table seed mixed with the seat's index, as tables.py's
- * _mix does), so a game here is the game the server deals and plays for the
- * same seed and seats.
+ * crypto.getRandomValues and handed to the worker: it is in no view message,
+ * error, log line, URL or storage. The AI seats' seeds are the server's (the
+ * table seed mixed with the seat's index, as tables.py's _mix does), so a
+ * game here is the game the server deals and plays for the same seed and
+ * seats; the mixing can be undone, so they travel to the worker with each AI
+ * turn only, and whoever watches the page's messages to its worker can work
+ * out the deal (docs/server.md: offline play is not secret from the
+ * browser's owner).
  *
  * The view messages are built as python/tabuleiro/serve/tables.py builds
  * them (docs/server.md, "The view message"): `moves` is every move as the
