@@ -190,16 +190,25 @@ async def load(port: int, n: int, seconds: float, record: Any, seed: int, *, sto
     return stats, time.monotonic() - start
 
 
-def run_load(n: int, seconds: float, server_args: list[str], seed: int, think: float) -> dict[str, Any]:
-    from tests.serve_helpers import ServerProcess, http
+def _recorded_server(prefix: str, db: str, server_args: list[str]) -> tuple[Path, Any, Any, Any]:
+    """A server started in a new work directory, the open messages.tsv there
+    (the caller closes it) and record(key, text), which appends a line to it."""
+    from tests.serve_helpers import ServerProcess
 
-    work = Path(tempfile.mkdtemp(prefix="bench-serve-"))
-    srv = ServerProcess(work / "load.db", *server_args).start()
+    work = Path(tempfile.mkdtemp(prefix=prefix))
+    srv = ServerProcess(work / db, *server_args).start()
     out = open(work / "messages.tsv", "w", encoding="utf-8")
 
     def record(key: str, text: str) -> None:
         out.write(f"{key}\t{text}\n")
 
+    return work, srv, out, record
+
+
+def run_load(n: int, seconds: float, server_args: list[str], seed: int, think: float) -> dict[str, Any]:
+    from tests.serve_helpers import http
+
+    work, srv, out, record = _recorded_server("bench-serve-", "load.db", server_args)
     try:
         with PeakRSS(srv) as rss:
             stats, elapsed = asyncio.run(load(srv.port, n, seconds, record, seed, think=think))
@@ -222,15 +231,9 @@ def run_load(n: int, seconds: float, server_args: list[str], seed: int, think: f
 
 def run_restart(n: int, seconds: float, kill_after: float, server_args: list[str], seed: int,
                 think: float) -> dict[str, Any]:
-    from tests.serve_helpers import ServerProcess, http
+    from tests.serve_helpers import http
 
-    work = Path(tempfile.mkdtemp(prefix="bench-restart-"))
-    srv = ServerProcess(work / "restart.db", *server_args).start()
-    out = open(work / "messages.tsv", "w", encoding="utf-8")
-
-    def record(key: str, text: str) -> None:
-        out.write(f"{key}\t{text}\n")
-
+    work, srv, out, record = _recorded_server("bench-restart-", "restart.db", server_args)
     try:
         stats, _ = asyncio.run(load(srv.port, n, seconds, record, seed, stop_on_error=True,
                                     kill=(kill_after, srv.kill), think=think))

@@ -703,9 +703,9 @@ cdef class CoreState:
         finally:
             free(j.res)
 
-    def _greedy(self, uint64_t seed):
+    def _greedy(self, seed):
         """The greedy policy's action (C, on a copy)."""
-        return self._greedy_c(seed)
+        return self._greedy_c(_seed_arg(seed))
 
     cdef object _greedy_c(self, uint64_t seed):
         cdef const sr_game *g = self._g()

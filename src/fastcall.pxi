@@ -105,29 +105,8 @@ cdef int _install_fast(type cls, str name, void *impl, Py_ssize_t nargs) except 
     return 0
 
 
-cdef inline uint64_t _as_u64(object o) except? <uint64_t> -1:
-    """o as a uint64_t, exactly as Cython converts it (the same value, the
-    same exception and message), but cheaper for an int in range.
-
-    Cython's own conversion to an unsigned type, under the Limited API, first
-    tests the sign with a rich comparison (``o < False``), a generic object
-    call that made a seeded call slower in the abi3 build than in the
-    version-specific one; the stable ABI's PyLong_AsUnsignedLongLong checks
-    the sign itself. Anything else (another type, a negative or too large
-    int) takes Cython's conversion, for its exception."""
-    cdef unsigned long long v
-    cdef uint64_t slow
-    if PyLong_CheckExact(o):
-        v = PyLong_AsUnsignedLongLong(o)
-        if v != <unsigned long long> -1 or PyErr_Occurred() == NULL:
-            return v
-        PyErr_Clear()
-    slow = o
-    return slow
-
-
 # the methods' work on exactly their positional arguments (args[0], ...),
-# converted as Cython's own wrappers convert them (seeds: _as_u64)
+# converted as the methods' own wrappers convert them (seeds: _seed_arg)
 cdef object _fast_apply_action(object self, PyObject **args):
     cdef int action = <object> args[0]
     return (<CoreState> self)._apply_c(action)
@@ -142,8 +121,7 @@ cdef object _fast_determinize(object self, PyObject **args):
 
 
 cdef object _fast_greedy(object self, PyObject **args):
-    cdef uint64_t seed = _as_u64(<object> args[0])
-    return (<CoreState> self)._greedy_c(seed)
+    return (<CoreState> self)._greedy_c(_seed_arg(<object> args[0]))
 
 
 cdef object _fast_observe_into(object self, PyObject **args):
