@@ -171,6 +171,32 @@ def test_a_writer_that_raises_closes_the_session_without_an_exception() -> None:
     assert e.handle_line(b'{"id":1,"cmd":"ping"}') is True and e.closed
 
 
+@pytest.mark.parametrize("request_line", [b'{"id":2,"cmd":"perft","depth":2}',
+                                          b'{"id":2,"cmd":"go","iterations":20,"seed":1}'])
+def test_a_jobs_slot_is_free_before_its_answer_is_written(request_line: bytes) -> None:
+    """A host that reads ``busy`` once a client has seen a job's answer (the
+    server's engine-job limit does) must find the job gone. It found it still
+    running: the answer was written before the slot was freed, and CI's
+    ``test_engine_jobs_are_capped_across_sockets...`` refused a go."""
+    seen: list[tuple[Any, bool]] = []
+    done = threading.Event()
+
+    def write(data: bytes) -> None:
+        answer = json.loads(data)
+        seen.append((answer["id"], e.busy))
+        if answer["id"] == 3:
+            done.set()
+
+    e = engine.Engine(write)
+    assert e.handle_line(b'{"id":1,"cmd":"new","game":"capivarias","seed":1}')
+    assert e.handle_line(request_line)
+    assert e.handle_line(b'{"id":3,"cmd":"ping"}')              # waits for the job's answer
+    assert done.wait(30)
+    e.finish_job()
+    assert seen[0] == (1, False)
+    assert (2, False) in seen and seen.index((2, False)) < seen.index((3, False)), seen
+
+
 def test_the_real_engine_answers_after_a_lone_surrogate() -> None:
     """The issue's case: ``tabuleiro engine`` used to stop answering and exit 0."""
     proc = subprocess.Popen([sys.executable, "-m", "tabuleiro", "engine"], stdin=subprocess.PIPE,

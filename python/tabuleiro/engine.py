@@ -224,20 +224,23 @@ class Engine:
             try:
                 work()
             except BaseException as e:  # noqa: BLE001 - the job must answer and free the slot
-                with self._lock:
-                    self._internal(job.rid, job.kind, e)
-                    self._end_job()
+                self._end_job(lambda: self._internal(job.rid, job.kind, e))
 
         job.thread = threading.Thread(target=run, name=f"tabuleiro-engine-{job.kind}", daemon=True)
         self._job = job
         job.thread.start()
 
-    def _end_job(self) -> None:
-        """With the lock held, after the job's answer: free the slot and answer the waiting pings."""
-        self._job = None
-        pending, self._pending = self._pending, []
-        for rid, cmd in pending:
-            self._ok(rid, cmd, {})
+    def _end_job(self, answer: Callable[[], None]) -> None:
+        """Free the job's slot, then write its answer (``answer()``), then
+        answer the waiting pings, all under the lock. The slot is free before
+        the answer is out, so a host that reads :attr:`busy` once a client has
+        seen the answer never finds the finished job still running."""
+        with self._lock:
+            self._job = None
+            answer()
+            pending, self._pending = self._pending, []
+            for rid, cmd in pending:
+                self._ok(rid, cmd, {})
 
     @property
     def busy(self) -> bool:
@@ -479,9 +482,7 @@ class Engine:
 
         def work() -> None:
             nodes = _perft(root, depth, job.stop)
-            with self._lock:
-                self._ok(rid, "perft", {"depth": depth, "nodes": nodes, "stopped": nodes is None})
-                self._end_job()
+            self._end_job(lambda: self._ok(rid, "perft", {"depth": depth, "nodes": nodes, "stopped": nodes is None}))
 
         self._start(job, work)
         return None
@@ -504,21 +505,22 @@ class Engine:
 
         def work() -> None:
             res = agent.search(source, stop=job.stop)
-            with self._lock:
-                out: dict[str, Any] = {"move": _move(res.move) if own else None, "player": p, "agent": name}
-                if own:
-                    analysis = [{"move": str(a.move), "id": a.move.action, "visits": a.visits,
-                                 "mean": round(a.mean, 4) if math.isfinite(a.mean) else None}
-                                for a in res.analysis]
-                    out.update(analysis=analysis[:top] if top is not None else analysis,
-                               iterations=res.iterations, nodes=res.nodes)
-                    job.move = out["move"]
-                out.update(stopped=bool(res.stopped), applied=apply)
-                if apply:
-                    seen = self._push(self._state, res.move.action)
-                    out.update(self._after(self._state), **seen)
-                self._ok(rid, "go", out)
-                self._end_job()
+            self._end_job(lambda: answer(res))
+
+        def answer(res: Any) -> None:
+            out: dict[str, Any] = {"move": _move(res.move) if own else None, "player": p, "agent": name}
+            if own:
+                analysis = [{"move": str(a.move), "id": a.move.action, "visits": a.visits,
+                             "mean": round(a.mean, 4) if math.isfinite(a.mean) else None}
+                            for a in res.analysis]
+                out.update(analysis=analysis[:top] if top is not None else analysis,
+                           iterations=res.iterations, nodes=res.nodes)
+                job.move = out["move"]
+            out.update(stopped=bool(res.stopped), applied=apply)
+            if apply:
+                seen = self._push(self._state, res.move.action)
+                out.update(self._after(self._state), **seen)
+            self._ok(rid, "go", out)
 
         self._start(job, work)
         return None
