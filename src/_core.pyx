@@ -17,6 +17,7 @@ from cpython.list cimport PyList_New, PyList_SetItem
 from cpython.ref cimport Py_INCREF
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.type cimport PyType_Check, PyType_IsSubtype
+from cpython.number cimport PyNumber_Index
 from game_c cimport *
 
 from tabuleiro._errors import EngineError, GameOverError, IllegalMoveError, InvalidStateError
@@ -237,11 +238,11 @@ cdef class CoreGame:
             raise ValueError(f"{name} takes {self.d.num_params} parameters, not {len(params)}")
         for i in range(self.d.num_params):
             v = params[i]
-            if isinstance(v, bool) or not isinstance(v, int) or not self.d.params[i].min <= v <= self.d.params[i].max:
+            if isinstance(v, bool) or not isinstance(v, int) or not self.d.params[i].min <= _exact_int(v) <= self.d.params[i].max:
                 raise ValueError(f"{name}: {self.d.params[i].name.decode()} must be an integer in "
                                  f"[{self.d.params[i].min}, {self.d.params[i].max}], not {v!r}")
             p[i] = v
-        self.params = params
+        self.params = tuple(_exact_int(v) for v in params)
         cdef const char *ptrs[4]
         memset(ptrs, 0, sizeof(ptrs))
         for i in range(len(texts)):
@@ -503,8 +504,8 @@ cdef class CoreState:
 
     cdef object _infostate_key(self, object player):
         cdef const sr_game *g = self._g()
-        _check_player(player, g.info.num_players)
-        return g.infostate_key(g.rules, self.s.b, player)
+        cdef int p = _check_player(player, g.info.num_players)
+        return g.infostate_key(g.rules, self.s.b, p)
 
     # --- moves -----------------------------------------------------------------------
     def _apply_action(self, int action):
@@ -618,10 +619,10 @@ cdef class CoreState:
 
     cdef CoreState _determinize_c(self, object player, object seed):
         cdef const sr_game *g = self._g()
-        _check_player(player, g.info.num_players)
+        cdef int p = _check_player(player, g.info.num_players)
         cdef uint64_t s = _seed_arg(seed)
         cdef CoreState c = self.core_game._blank()
-        g.determinize(g.rules, self.s.b, <int> player, s, c.s.b)
+        g.determinize(g.rules, self.s.b, p, s, c.s.b)
         c._mark_root()
         return c
 
@@ -649,7 +650,7 @@ cdef class CoreState:
         True
         """
         cdef const sr_game *g = self._g()
-        if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 64:
+        if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= _exact_int(depth) <= 64:
             raise ValueError(f"depth must be an integer in [0, 64], not {depth!r}")
         if stop is not None and not isinstance(stop, StopFlag):
             raise TypeError(f"stop must be an agents.StopFlag or None, not {type(stop).__name__}")
@@ -771,9 +772,21 @@ cdef inline uint64_t _seed_arg(object seed) except? <uint64_t> -1:
 
 
 cdef int _check_player(player, int n) except -1:
-    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+    """The player as a C int in [0, n), else ValueError. An int subclass is
+    judged by its value (``_exact_int``), never by its own comparisons."""
+    if isinstance(player, bool) or not isinstance(player, int):
         raise ValueError(f"player must be an integer in [0, {n - 1}], not {player!r}")
-    return 0
+    cdef object p = _exact_int(player)
+    if not 0 <= p < n:
+        raise ValueError(f"player must be an integer in [0, {n - 1}], not {player!r}")
+    return <int> p
+
+
+cdef object _exact_int(object v):
+    """v (an int or an int subclass) as an exact int: the comparisons that
+    range-check a value bound for C must be int's own, since a subclass can
+    override ``<``/``<=`` and pass any check (player 7 of 2 reached C)."""
+    return v if type(v) is int else PyNumber_Index(v)
 
 
 include "capivarias_extras.pxi"

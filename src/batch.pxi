@@ -61,10 +61,10 @@ def observation(CoreState st, player, out=None):
     into `out` (a writable C-contiguous float32 buffer of at least
     observation_size items) and returned; a new array('f') without one."""
     cdef const sr_game *g = st._g()
-    _check_player(player, g.info.num_players)
+    cdef int p = _check_player(player, g.info.num_players)
     if out is None:
         out = _array("f", bytes(sizeof(float) * g.info.observation_size))
-    _observe_into(st, player, out)
+    _observe_into(st, p, out)
     return out
 
 
@@ -102,11 +102,11 @@ cdef int _observe_all(CoreState st, object player, object obs, object mask) exce
     cdef const sr_game *g = st._g()
     cdef Py_buffer view
     cdef int n = 0
-    _check_player(player, g.info.num_players)
+    cdef int p = _check_player(player, g.info.num_players)
     _get_mask(g, mask, &view)
     try:
-        _observe_into(st, player, obs)
-        if g.current_player(g.rules, st.s.b) == player:
+        _observe_into(st, p, obs)
+        if g.current_player(g.rules, st.s.b) == p:
             n = sr_legal_mask(g, st.s.b, <uint8_t *> view.buf)
         else:
             memset(view.buf, 0, g.info.num_distinct_actions)

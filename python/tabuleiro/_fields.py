@@ -38,6 +38,23 @@ def check_seed(seed: Any, what: str = "seed") -> int:
     raise ValueError(f"{what} must be an integer in [0, 2**64), not {seed!r}")
 
 
+def int_in(value: Any, lo: int, hi: int) -> Optional[int]:
+    """``value`` as an exact int when it is an int (not a bool) in
+    ``[lo, hi)``, else None. An int subclass is judged by its value: its own
+    ``<`` and ``<=`` may say anything, and the value goes on to C.
+
+    >>> class Liar(int):
+    ...     def __le__(self, other): return True
+    ...     def __lt__(self, other): return True
+    >>> int_in(1, 0, 2), int_in(Liar(7), 0, 2), int_in(True, 0, 2)
+    (1, None, None)
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    v = value if type(value) is int else operator.index(value)
+    return v if lo <= v < hi else None
+
+
 def short(value: Any, limit: int = 60) -> str:
     """``repr(value)`` cut to ``limit`` characters, for error messages.
 

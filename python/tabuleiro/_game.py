@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Optional, Union
 
 from . import _core
 from ._errors import InvalidMoveError, InvalidStateError
-from ._fields import U64, check_plain, check_seed, parse_json, short
+from ._fields import U64, check_plain, check_seed, int_in, parse_json, short
 
 if TYPE_CHECKING:
     from ._present import Presentation
@@ -132,8 +132,11 @@ class Game:
                     raise TypeError(f"{self.name}: {pname} must be True or False, not {v!r}")
             elif isinstance(v, bool) or not isinstance(v, int):
                 raise TypeError(f"{self.name}: {pname} must be an integer, not {v!r}")
-            elif not lo <= v <= hi:
-                raise ValueError(f"{self.name}: {pname} must be in [{lo}, {hi}], not {v!r}")
+            else:
+                exact = int_in(v, lo, hi + 1)
+                if exact is None:
+                    raise ValueError(f"{self.name}: {pname} must be in [{lo}, {hi}], not {v!r}")
+                v = exact
             values[pname] = v
             c_params.append(int(v))
         cls = type(self)
@@ -320,11 +323,13 @@ class Game:
             player = view.get("to_move")
             if player is None:
                 raise InvalidStateError(f"invalid {self.title} view: the game is over, so say whose view it is")
-            if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
+            if int_in(player, 0, self.num_players) is None:
                 raise InvalidStateError(f"invalid {self.title} view: to_move must be a player in "
                                         f"[0, {self.num_players - 1}], not {short(player)}")
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
+        checked = int_in(player, 0, self.num_players)
+        if checked is None:
             raise ValueError(f"player must be an integer in [0, {self.num_players - 1}], not {player!r}")
+        player = checked
         try:
             d = self._dict_from_view(view, player)
         except (TypeError, KeyError, AttributeError, IndexError):
@@ -349,9 +354,10 @@ class Game:
 
         :raises InvalidMoveError: not an id of this game.
         """
-        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < self.num_distinct_actions:
+        exact = int_in(action, 0, self.num_distinct_actions)
+        if exact is None:
             raise InvalidMoveError(f"action id {action!r} is not an integer in [0, {self.num_distinct_actions})")
-        return self._core.action_to_string(action)
+        return self._core.action_to_string(exact)
 
     def parse_move(self, text: str, *, state: Optional["State"] = None) -> "Move":
         """Read a move in the game's notation (``state`` resolves notation that
@@ -399,8 +405,10 @@ class Game:
         :raises IllegalMoveError: a move that is not legal in ``state``.
         :raises ValueError: ``player`` is not a player of the game.
         """
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
+        checked = int_in(player, 0, self.num_players)
+        if checked is None:
             raise ValueError(f"player must be an integer in [0, {self.num_players - 1}], not {player!r}")
+        player = checked
         mover = state.current_player
         m = state.parse_move(move) if isinstance(move, (str, int)) else move
         after = state.clone()

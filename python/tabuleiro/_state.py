@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Optional, Union
 
 from . import _core
 from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
-from ._fields import check_seed
+from ._fields import check_seed, int_in
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -47,8 +47,11 @@ class Move:
 
     def __post_init__(self) -> None:
         a = self.action
-        if isinstance(a, bool) or not isinstance(a, int) or not 0 <= a < self.NUM_ACTIONS:
+        exact = int_in(a, 0, self.NUM_ACTIONS)
+        if exact is None:
             raise InvalidMoveError(f"action id {a!r} is not an integer in [0, {self.NUM_ACTIONS})")
+        if type(a) is not int:
+            object.__setattr__(self, "action", exact)
 
     @classmethod
     def parse(cls, text: str) -> "Move":
@@ -320,9 +323,10 @@ class State(_core.CoreState):
     # --- hidden information -------------------------------------------------------------------
     def _check_player(self, player: Any) -> int:
         n = self.game.num_players
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+        p = int_in(player, 0, n)
+        if p is None:
             raise ValueError(f"player must be an integer in [0, {n - 1}], not {player!r}")
-        return player
+        return p
 
     if TYPE_CHECKING:
         # CoreState.determinize itself at run time (its docstring and doctest
