@@ -287,7 +287,7 @@ cdef class CoreGame:
             self._checked_class = cls       # the subtype test once per class, not per state
             # CoreState.__new__(cls) without the Python-level call of
             # __new__ (a method call with a tuple under the Limited API)
-            st = tab_new_state(CoreState, cls, ())
+            st = <CoreState> tab_new_state(CoreState, cls, ())   # checked above: no second type test
         else:
             st = CoreState.__new__(cls)     # raises as it always did
         st.core_game = self

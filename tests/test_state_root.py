@@ -70,3 +70,15 @@ def test_a_clone_of_a_root_is_independent() -> None:
     assert c.root() == s
     c.pop()
     assert c == s
+
+
+def test_a_state_object_fits_glibcs_small_block_cache() -> None:
+    """A state object (GC header, object header, the inline state buffer of
+    SR_MAX_STATE bytes, the move stack's fields) must stay a request glibc
+    serves from its per-thread cache (at most 1,032 bytes): at 1,136 bytes,
+    with SR_MAX_STATE 1024, every new state, clone and determinization went
+    through malloc's slow path (~450 instructions of the ~1,900 a clone
+    cost, cachegrind; docs/engine-notes.md, issue 27)."""
+    gc_header = 16                                 # PyGC_Head on 64-bit CPython 3.11+
+    for cls in (tabuleiro._core.CoreState, type(tabuleiro.load_game("capulana").new_initial_state(seed=1))):
+        assert cls.__basicsize__ + gc_header <= 1032, cls
