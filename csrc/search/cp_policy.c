@@ -95,7 +95,7 @@ const sr_policy cp_policy = {
     .shaped_returns = shaped_returns,
     .action_prior = action_prior,
     .greedy_index = greedy_index,
-    .default_c = 0.7,
+    .default_c = 0.4,          /* issue 25: SPRT [0, 20] H1 against 0.7 at 1,000 iterations (docs/strength.md) */
     .default_shaped = 1,
     .default_prior = 1,
 };

@@ -260,7 +260,7 @@ class Game:
         """The search policy's per-game defaults: ``c``, ``shaped`` reward, ``prior``, rollout ``horizon``.
 
         >>> load_game("capulana").search_defaults
-        {'c': 0.7, 'shaped': True, 'prior': True, 'horizon': False}
+        {'c': 0.4, 'shaped': True, 'prior': True, 'horizon': False}
         """
         return dict(self._search_defaults)
 

@@ -56,7 +56,8 @@ tree that cannot be allocated raises ``MemoryError``.
 The per-game defaults of ``c``, ``shaped``, ``prior`` and ``horizon`` are
 the game's (``state.game.search_defaults``): Capivárias c=1.4 on its true ±1
 returns, rollouts ending with the round (valued by the round tally, later
-rounds as coin flips: docs/engine-notes.md); Capulana c=0.7 on a reward half
+rounds as coin flips: docs/engine-notes.md); Capulana c=0.4 (0.7 until issue
+25's SPRT, docs/strength.md; the levels keep 0.7) on a reward half
 win share, half score margin, with the weaving prior, rollouts to the end.
 A search can be stopped from another thread with ``stop=StopFlag()`` passed
 to ``choose``/``analyse``; Ctrl-C raises ``KeyboardInterrupt`` within a
@@ -387,14 +388,17 @@ class SearchAgent(Agent):
         return self.search(state, stop=stop).analysis
 
 
-def _ladder(*steps: Any) -> dict[int, tuple[str, dict[str, Any]]]:
+def _ladder(*steps: Any, search: Optional[Mapping[str, Any]] = None) -> dict[int, tuple[str, dict[str, Any]]]:
     """Levels 1.. from steps: "random", "greedy", or an ismcts iteration budget.
 
-    The levels keep rollouts to the end of the game (``horizon=False``): the
-    calibration in docs/levels.md was made so, before Capivárias searched to
-    the round's end by default, and a level should stay what its table says.
+    The levels keep rollouts to the end of the game (``horizon=False``) and
+    the game's ``search`` parameters (its presentation's ``level_search``):
+    the calibration in docs/levels.md was made so, before Capivárias searched
+    to the round's end and Capulana's c became 0.4 by default, and a level
+    should stay what its table says.
     """
-    return {n: (step, {}) if isinstance(step, str) else ("ismcts", {"iterations": step, "horizon": False})
+    return {n: (step, {}) if isinstance(step, str)
+            else ("ismcts", {"iterations": step, **(search or {}), "horizon": False})
             for n, step in enumerate(steps, 1)}
 
 
@@ -406,7 +410,7 @@ def _levels() -> dict[str, dict[int, tuple[str, dict[str, Any]]]]:
     for name in games():
         shown = game_class(name).presentation()
         if shown.levels is not None:
-            out[name] = _ladder(*shown.levels)
+            out[name] = _ladder(*shown.levels, search=shown.level_search)
             if shown.featured or default is None:
                 default = out[name]
     out["default"] = dict(default) if default is not None else _ladder(*["random"] * 4, *["greedy"] * 6)
