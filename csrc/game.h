@@ -46,7 +46,8 @@ typedef enum {
     SR_E_STOPPED = 6,            /* the stop flag was raised */
     SR_E_STUCK = 7,              /* an unfinished state with no legal action, or a game longer
                                     than info.max_game_length: a bug or a bad state, never a hang */
-    SR_E_RANGE = 8               /* an id or index out of range */
+    SR_E_RANGE = 8,              /* an id or index out of range */
+    SR_E_NOTATION = 9            /* text that is not a move of the game (message says why) */
 } sr_error;
 
 /* Static facts of a game instance (OpenSpiel's GameType + GameInfo). */
@@ -143,6 +144,9 @@ typedef struct {
     int min, max, def;           /* inclusive range and default */
 } sr_param_spec;
 
+/* A game's JSON layer (state_json.h). */
+typedef struct sr_json_codec sr_json_codec;
+
 typedef struct {
     const char *name;            /* registry name */
     size_t rules_size;           /* bytes of the rules the game keeps */
@@ -156,6 +160,7 @@ typedef struct {
     /* Fill g for rules and params (already range-checked against params[]). */
     int (*make)(const void *rules, const int *params, sr_game *g, char *msg, size_t msg_len);
     const sr_policy *policy;
+    const sr_json_codec *json;   /* its state dicts, views and notation as JSON (state_json.h) */
 } sr_game_def;
 
 /* The registered games (csrc/registry.c). */

@@ -1,11 +1,13 @@
 /* registry.c - the games tabuleiro knows: one entry per game joins its rules
- * (csrc/<game>_game.c) to its search policy (csrc/search/<g>_policy.c).
+ * (csrc/<game>_game.c) to its search policy (csrc/search/<g>_policy.c)
+ * and its JSON layer (csrc/<game>_json.c).
  * Adding a game is one entry here. */
 #include "game.h"
 #include "capivarias_game.h"
 #include "capulana_game.h"
 #include "toy.h"
 #include "search/policies.h"
+#include "state_json.h"
 #include <string.h>
 
 static const sr_game_def GAMES[] = {
@@ -19,6 +21,7 @@ static const sr_game_def GAMES[] = {
         .params = {{"expansion", 0, 1, 0}, {"first_player", 0, 1, 0}},
         .make = cv_make_game,
         .policy = &cv_policy,
+        .json = &cv_json,
     },
     {
         .name = "capulana",
@@ -30,6 +33,7 @@ static const sr_game_def GAMES[] = {
         .params = {{"players", 2, 5, 3}, {"legacy_determinize", 0, 1, 0}},
         .make = cp_make_game,
         .policy = &cp_policy,
+        .json = &cp_json,
     },
     {
         .name = "toy",
@@ -39,6 +43,7 @@ static const sr_game_def GAMES[] = {
         .num_params = 0,
         .make = toy_make_game,
         .policy = &toy_policy,
+        .json = &toy_json,
     },
 };
 

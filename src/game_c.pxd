@@ -22,6 +22,7 @@ cdef extern from "game.h" nogil:
         SR_E_STOPPED
         SR_E_STUCK
         SR_E_RANGE
+        SR_E_NOTATION
 
     ctypedef struct sr_state_buf:
         uint8_t b[1024]

@@ -5,7 +5,7 @@
 const MAX_LEGAL = 1024;
 const MAX_ENCODED = 1024;
 const MSG_LEN = 256;
-export const SR = { OK: 0, TERMINAL: 1, PARAM: 2, NOMEM: 3, STATE: 4, ILLEGAL: 5, STOPPED: 6, STUCK: 7, RANGE: 8 };
+export const SR = { OK: 0, TERMINAL: 1, PARAM: 2, NOMEM: 3, STATE: 4, ILLEGAL: 5, STOPPED: 6, STUCK: 7, RANGE: 8, NOTATION: 9 };
 export const TERMINAL_PLAYER = -4;
 const U64 = 1n << 64n;
 
@@ -33,6 +33,8 @@ export class Core {
     this.enc = m._malloc(8 * MAX_ENCODED);
     this.msg = m._malloc(MSG_LEN);
     this.stop = m._malloc(4);
+    this.jsonMax = this.f.tbw_json_max();
+    this.json = m._malloc(this.jsonMax);
     this.result = this.f.tbw_result_alloc();
     this.games = new Map();   // "name/params" -> CoreGame
     this.names = [];
@@ -138,6 +140,32 @@ export class CoreGame {
     const n = this.core.f.tbw_encode(this.ptr, this.load(bytes), this.core.enc, MAX_ENCODED);
     if (n < 0) throw new Error("encoding too long");
     return Array.from(new BigInt64Array(this.core.HEAPU8.buffer, this.core.enc, n));
+  }
+  /** The state dict (viewer -1) or seat viewer's view as JSON text, written
+   * by the games' JSON layer in C (csrc/state_json.h), as the native engine writes it. */
+  toJson(bytes, viewer = -1) {
+    const n = this.core.f.tbw_state_json(this.ptr, this.spec.gi, this.load(bytes), viewer, this.core.json, this.core.jsonMax);
+    if (n < 0) throw new Error(`the state cannot be written as JSON (error ${-n})`);
+    return this.core.m.UTF8ToString(this.core.json, n);
+  }
+  /** The action id notation names (read in C, csrc/<game>_json.c), resolved
+   * against the state bytes (null: none): {action} or {code: SR.NOTATION |
+   * SR.ILLEGAL, message}. The id is not checked for legality. */
+  parseAction(bytes, text) {
+    const m = this.core.m;
+    const utf8 = new TextEncoder().encode(text);
+    const cap = 8 * utf8.length + 512;
+    const p = m._malloc(utf8.length + 1), msg = m._malloc(cap);
+    try {
+      this.core.HEAPU8.set(utf8, p);
+      const st = bytes ? this.load(bytes) : 0;
+      const rc = this.core.f.tbw_parse_action(this.ptr, this.spec.gi, st, p, utf8.length, this.core.ints, msg, cap);
+      if (rc === SR.OK) return { action: this.core.HEAP32[this.core.ints >> 2] };
+      return { code: rc, message: m.UTF8ToString(msg) };
+    } finally {
+      m._free(p);
+      m._free(msg);
+    }
   }
   /** A state from an encoding (C checks it): bytes, or throws with C's message. */
   decode(fields) {

@@ -118,8 +118,8 @@ class State {
   }
   pop() { const [a, bytes] = this.stack.pop(); this.bytes = bytes; return a; }
   history() { return this.stack.map((x) => x[0]); }
-  toDict() { return this.game.adapter.toDict(this.game.core.encode(this.bytes)); }
-  view(p) { return this.game.adapter.view(this.toDict(), p); }
+  toDict() { return parseStrict(this.game.core.toJson(this.bytes)); }
+  view(p) { return parseStrict(this.game.core.toJson(this.bytes, p)); }
   outcome() {
     if (!this.isTerminal) return null;
     const r = this.game.core.returns(this.bytes);
@@ -131,8 +131,12 @@ class State {
   /** A move of this state: an id or notation; throws InvalidMove / IllegalMove. */
   parseMove(mv) {
     let a;
-    if (typeof mv === "string") a = this.game.adapter.parse(mv, () => this.legal());
-    else a = Number(mv);
+    if (typeof mv === "string") {
+      const r = this.game.core.parseAction(this.bytes, mv);
+      if (r.code === SR.ILLEGAL) throw new IllegalMove(r.message);
+      if (r.code !== undefined) throw new InvalidMove(r.message);
+      a = r.action;
+    } else a = Number(mv);
     if (typeof mv !== "string" && !(a >= 0 && a < this.game.core.numActions)) {
       throw new InvalidMove(`action id ${mv} is not an integer in [0, ${this.game.core.numActions})`);
     }

@@ -33,6 +33,7 @@ from ._fields import Fields, check_seed, unsigned
 from ._game import Game, load_game
 from ._state import Move as _Move
 from ._state import State as _State
+from ._state import parse_notation
 
 __all__ = [
     "CARDS",
@@ -208,39 +209,7 @@ class Move(_Move):
         :raises IllegalMoveError: only for a capiolin resolved against a
             state in which it cannot be placed.
         """
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"notation must be a string, not {type(text).__name__}")
-        t = text.strip()
-        if t.startswith("discard "):
-            return cls(_encode(_card_index(t[8:].strip(), text), 3, _C))
-        head, slash, target = t.partition("/")
-        name, at, seg_text = head.partition("@")
-        card = _card_index(name, text)
-        tgt = _card_index(target, text) if slash else _C
-        if at:
-            if seg_text not in ("0", "1", "2"):
-                raise InvalidMoveError(f"segment in {text!r} must be 0, 1 or 2")
-            return cls(_encode(card, int(seg_text), tgt))
-        if slash:
-            return cls(_encode(card, 3, tgt))
-        if CARDS[card].kind == "capiolin":
-            if state is None:
-                raise InvalidMoveError(
-                    f"capiolin notation {text!r} needs the position: use Move.parse(text, state=...) or {name}@<segment>"
-                )
-            for a in state.legal_actions():
-                m = cls(a)
-                if m.card.index == card and not m.is_discard:
-                    return m
-            raise IllegalMoveError(f"illegal move {text!r}: {name} cannot be played now", state=state.to_dict())
-        return cls(_encode(card, 0, _C))
-
-
-def _card_index(name: str, text: str) -> int:
-    card = _BY_NAME.get(name)
-    if card is None:
-        raise InvalidMoveError(f"unknown card {name!r} in move {text!r}")
-    return card.index
+        return cls(parse_notation("capivarias", text, state))     # read in C (csrc/capivarias_json.c)
 
 
 MoveLike = Union[int, str, Move]
@@ -261,6 +230,13 @@ class State(_State):
     >>> s.push("X5")
     >>> s.current_player, s.to_dict()["segments"][0]["sides"]
     (1, [['X5'], []])
+
+    ``view(player)`` shows the river cards and the pile only by their river
+    sides (R20): each river card as ``{"modifier": m}``, the pile as
+    ``{"count": n, "top_modifier": m}``; no seed.
+
+    >>> s.view(0)["pile"]
+    {'count': 13, 'top_modifier': -2}
     """
 
     __slots__ = ()
@@ -269,16 +245,6 @@ class State(_State):
 
     def _parse_text(self, text: str) -> Move:
         return Move.parse(text, state=self)
-
-    def _view(self, player: int) -> dict[str, Any]:
-        """River cards and the pile reduced to their river sides (R20), no seed."""
-        d = self.to_dict()
-        del d["seed"]
-        for seg in d["segments"]:
-            seg["river"] = {"modifier": _BY_NAME[seg["river"]].modifier}
-        pile = d["pile"]
-        d["pile"] = {"count": len(pile), "top_modifier": _BY_NAME[pile[0]].modifier if pile else None}
-        return d
 
     def apply_round_end(self, move: MoveLike) -> Optional["State"]:
         """Play a move like ``push``; if it ended a round, return the state as
@@ -476,38 +442,6 @@ class Capivarias(Game):
         d["pile"] = ([pick[3].name] if count else []) + rest
         d["seed"] = 0
         return d
-
-    def _decode_fields(self, f: list[int]) -> dict[str, Any]:
-        segments = []
-        i = 8
-        for _ in range(3):
-            river, cap = f[i], f[i + 1]
-            i += 2
-            sides = []
-            for _k in range(2):
-                n = f[i]
-                sides.append([_name(c) for c in f[i + 1:i + 1 + n]])
-                i += 1 + n
-            segments.append({"river": _name(river), "capionca": None if cap < 0 else _name(cap), "sides": sides})
-        lists = []
-        for _ in range(3):
-            n = f[i]
-            lists.append([_name(c) for c in f[i + 1:i + 1 + n]])
-            i += 1 + n
-        return {
-            "game": "capivarias",
-            "expansion": bool(f[0]),
-            "round": f[1],
-            "round_wins": [f[2], f[3]],
-            "to_move": _opt(f[4]),
-            "last_taker": _opt(f[5]),
-            "winner": _opt(f[6]),
-            "seed": unsigned(f[7]),
-            "segments": segments,
-            "available": lists[0],
-            "pile": lists[1],
-            "discard": lists[2],
-        }
 
 
 GAME = Capivarias

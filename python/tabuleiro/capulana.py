@@ -39,6 +39,7 @@ from ._fields import Fields, check_seed, unsigned
 from ._game import Game, load_game
 from ._state import Move as _Move
 from ._state import State as _State
+from ._state import parse_notation
 
 __all__ = [
     "CARDS",
@@ -247,33 +248,7 @@ class Move(_Move):
         :raises InvalidMoveError: the text is not of the notation's shape or
             names an unknown card.
         """
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"notation must be a string, not {type(text).__name__}")
-        parts = text.split()
-        if parts == ["done"]:
-            return cls(_DONE)
-        if parts == ["stop"]:
-            return cls(_STOP)
-        if len(parts) == 2 and parts[0] == "bid":
-            if parts[1] in ("0", "1", "2", "3", "4"):
-                return cls(_BID + int(parts[1]))
-            raise InvalidMoveError(f"slot in {text!r} must be 0..4")
-        if len(parts) == 2 and parts[0] == "offer":
-            return cls(_OFFER + _fabric_index(parts[1], text))
-        if len(parts) == 2:
-            c = _fabric_index(parts[0], text)
-            p = parts[1]
-            if len(p) < 2 or p[0] not in ORIENTATIONS or p[1:] not in PLACEMENTS:
-                raise InvalidMoveError(f"placement in {text!r} must be n or r followed by + >1 >2 >3 <1 <2 <3")
-            return cls(_WEAVE + 14 * c + 7 * ORIENTATIONS.index(p[0]) + PLACEMENTS.index(p[1:]))
-        raise InvalidMoveError(f"not a Capulana move: {text!r}")
-
-
-def _fabric_index(name: str, text: str) -> int:
-    card = _BY_NAME.get(name)
-    if card is None or not card.is_fabric:
-        raise InvalidMoveError(f"unknown fabric card {name!r} in move {text!r}")
-    return card.index
+        return cls(parse_notation("capulana", text))     # read in C (csrc/capulana_json.c)
 
 
 MoveLike = Union[int, str, Move]
@@ -408,6 +383,16 @@ class State(_State):
     >>> s = new_game(players=3, seed=7)
     >>> s.phase, s.current_player, s.to_dict()["round"]
     ('offer', 0, 1)
+
+    ``view(player)`` (RULES part 4): others' rows, hand counts and known
+    cards as they stood when the current weaving step began, their
+    ``woven`` shown as 0 (R7); others' offers and hands as counts (each hand
+    ``{"count": n, "known": [...]}``, ``known`` always present: the cards
+    publicly known to be held by that player, R6, which in the offer phase
+    may lie in one of their face-down offers); the deck as a count; no seed.
+
+    >>> s.view(0)["hands"][1], s.view(0)["deck"]
+    ({'count': 7, 'known': []}, {'count': 32})
     """
 
     __slots__ = ()
@@ -469,36 +454,6 @@ class State(_State):
         [3, 3]
         """
         return _core.capulana_row_scores(self)
-
-    def _view(self, player: int) -> dict[str, Any]:
-        """What ``player`` sees (RULES part 4): others' rows, hand counts and
-        known cards as they stood when the current weaving step began, their
-        ``woven`` shown as 0 (R7); others' offers and hands as counts (each
-        hand ``{"count": n, "known": [...]}``, ``known`` always present: the
-        cards publicly known to be held by that player, R6, which in the offer
-        phase may lie in one of their face-down offers); the deck
-        as a count; no seed.
-        """
-        d = self.to_dict()
-        del d["seed"]
-        n = d["players"]
-        holders: dict[int, list[str]] = {}
-        for c, q in d["known"].items():
-            holders.setdefault(q, []).append(c)
-        for q in range(n):
-            if q == player:
-                continue
-            w = d["woven"][q]
-            count = len(d["hands"][q]) + w
-            d["hands"][q] = {"count": count, "known": sorted(holders.get(q, []))}   # always present (issue 28)
-            if w:
-                d["capulanas"][q] = d["capulanas"][q][:-w]
-            d["woven"][q] = 0
-        for o in d["offers"] + ([d["open_offer"]] if d["open_offer"] else []):
-            if o["player"] != player:
-                o["cards"] = {"count": len(o["cards"])}
-        d["deck"] = {"count": len(d["deck"])}
-        return d
 
     def _text(self, seat: Optional[int]) -> str:
         """The position; hands, offers and the deck shown only where ``seat``
@@ -722,52 +677,6 @@ class Capulana(Game):
         d["deck"] = pool
         d["seed"] = 0
         return d
-
-    def _decode_fields(self, f: list[int]) -> dict[str, Any]:
-        n, rnd, start, phase, to_move, seed = f[:6]
-        i = 6
-
-        def take() -> list[int]:
-            nonlocal i
-            k = f[i]
-            out = f[i + 1:i + 1 + k]
-            i += 1 + k
-            return out
-
-        def offer() -> dict[str, Any]:
-            nonlocal i
-            player, slot = f[i], f[i + 1]
-            i += 2
-            return {"player": player, "slot": slot, "cards": _names(take())}
-
-        objectives = [OBJECTIVES[o].name for o in take()]
-        deck = _names(take())
-        slots = _names(take())
-        n_offers = f[i]
-        i += 1
-        offers = [offer() for _ in range(n_offers)]
-        has_open = f[i]
-        i += 1
-        open_offer = offer() if has_open else None
-        hands = [_names(take()) for _ in range(n)]
-        rows = []
-        for _q in range(n):
-            k = f[i]
-            pairs = f[i + 1:i + 1 + 2 * k]
-            i += 1 + 2 * k
-            rows.append([f"{CARDS[c].name} {ORIENTATIONS[q // 7]}{PLACEMENTS[q % 7]}" for c, q in zip(pairs[::2], pairs[1::2])])
-        woven = f[i:i + n]
-        done = [bool(x) for x in f[i + n:i + 2 * n]]
-        i += 2 * n
-        k = f[i]
-        pairs = f[i + 1:i + 1 + 2 * k]
-        known = {CARDS[c].name: q for c, q in zip(pairs[::2], pairs[1::2])}
-        return {
-            "game": "capulana", "players": n, "round": rnd, "start_player": start, "phase": _PHASES[phase],
-            "to_move": None if to_move < 0 else to_move, "seed": unsigned(seed), "objectives": objectives,
-            "deck": deck, "slots": slots, "offers": offers, "open_offer": open_offer, "hands": hands,
-            "capulanas": rows, "woven": woven, "weave_done": done, "known": known,
-        }
 
 
 GAME = Capulana

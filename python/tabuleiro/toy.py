@@ -39,6 +39,7 @@ from ._game import Game, load_game
 from ._present import Presentation
 from ._state import Move as _Move
 from ._state import State as _State
+from ._state import parse_notation
 
 __all__ = ["GAME", "NUM_ACTIONS", "Move", "State", "Toy", "new_game", "random_playouts"]
 
@@ -82,12 +83,7 @@ class Move(_Move):
 
         :raises InvalidMoveError: anything else.
         """
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"notation must be a string, not {type(text).__name__}")
-        parts = text.split()
-        if len(parts) == 2 and parts[0] == "play" and parts[1] in ("1", "2", "3", "4", "5", "6"):
-            return cls(int(parts[1]) - 1)
-        raise InvalidMoveError(f"a Toy move is 'play N' with N in 1..6, not {text!r}")
+        return cls(parse_notation("toy", text))     # read in C (csrc/toy_json.c)
 
 
 # --- state ------------------------------------------------------------------------
@@ -107,26 +103,17 @@ class State(_State):
     >>> s.push("play 6")
     >>> s.to_dict()["piles"], s.current_player
     ([[6], []], 1)
+
+    ``view(player)`` shows the opponent's hand and the stock as counts, and
+    no seed:
+
+    >>> new_game(seed=1).view(1)
+    {'game': 'toy', 'to_move': 0, 'hands': [{'count': 2}, [3, 4]], 'stock': {'count': 2}, 'piles': [[], []]}
     """
 
     __slots__ = ()
     MOVE = Move
     GAME_NAME = "toy"
-
-    def _view(self, player: int) -> dict[str, Any]:
-        """What ``player`` sees: ``to_dict()`` with the opponent's hand and
-        the stock as counts, and no seed.
-
-        >>> new_game(seed=1).view(1)
-        {'game': 'toy', 'to_move': 0, 'hands': [{'count': 2}, [3, 4]], 'stock': {'count': 2}, 'piles': [[], []]}
-        >>> State.from_dict(new_game(seed=3).to_dict()) == new_game(seed=3)
-        True
-        """
-        d = self.to_dict()
-        del d["seed"]
-        d["hands"][1 - player] = {"count": len(d["hands"][1 - player])}
-        d["stock"] = {"count": len(d["stock"])}
-        return d
 
     def _text(self, seat: Optional[int]) -> str:
         """The position; hands and stock shown only where ``seat`` sees them
@@ -233,22 +220,6 @@ class Toy(Game):
         d["stock"] = unseen[k:]
         d["seed"] = 0
         return d
-
-    def _decode_fields(self, f: list[int]) -> dict[str, Any]:
-        lists = []
-        i = 2
-        for _ in range(5):
-            n = f[i]
-            lists.append([c + 1 for c in f[i + 1:i + 1 + n]])
-            i += 1 + n
-        return {
-            "game": "toy",
-            "to_move": None if f[0] < 0 else f[0],
-            "seed": unsigned(f[1]),
-            "hands": [lists[0], lists[1]],
-            "stock": lists[2],
-            "piles": [lists[3], lists[4]],
-        }
 
 
 GAME = Toy

@@ -1,0 +1,255 @@
+"""The games' JSON layer in C (csrc/state_json.h, csrc/<game>_json.c): the
+state dict of RULES.md part 4 and every seat's view, for random reachable
+states of every game and player count, against the rules of part 4 written
+here as an independent oracle; the C driver csrc/tests/test_json.c under the
+sanitizers (buffer bounds, no seed in a view)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tabuleiro
+from tabuleiro import _core
+from tabuleiro.capivarias import CARDS as CV_CARDS
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES = [("toy", {}), ("capivarias", {}), ("capivarias", {"expansion": True})] + \
+    [("capulana", {"players": n}) for n in range(2, 6)]
+IDS = [f"{name}-{'-'.join(f'{k}{v}' for k, v in p.items()) or 'default'}" for name, p in CASES]
+CV_MODIFIER = {c.name: c.modifier for c in CV_CARDS}
+
+
+def reachable(name: str, params: dict[str, Any], seed: int, steps: int) -> Any:
+    """The state after up to ``steps`` random legal moves from a new game."""
+    s = tabuleiro.load_game(name, **params).new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if s.is_terminal:
+            break
+        s.push(rng.choice(s.legal_actions()))
+    return s
+
+
+def spec_view(d: dict[str, Any], player: int) -> dict[str, Any]:
+    """What ``player`` may see of the full dict ``d``, by RULES.md part 4
+    (R6, R7, R20): the oracle the C views are held to."""
+    v = copy.deepcopy(d)
+    del v["seed"]
+    if d["game"] == "toy":
+        v["hands"][1 - player] = {"count": len(d["hands"][1 - player])}
+        v["stock"] = {"count": len(d["stock"])}
+    elif d["game"] == "capivarias":
+        for seg in v["segments"]:
+            seg["river"] = {"modifier": CV_MODIFIER[seg["river"]]}
+        pile = d["pile"]
+        v["pile"] = {"count": len(pile), "top_modifier": CV_MODIFIER[pile[0]] if pile else None}
+    else:
+        for q in range(d["players"]):
+            if q == player:
+                continue
+            w = d["woven"][q]
+            v["hands"][q] = {"count": len(d["hands"][q]) + w,
+                             "known": sorted(c for c, h in d["known"].items() if h == q)}
+            v["capulanas"][q] = d["capulanas"][q][:len(d["capulanas"][q]) - w]
+            v["woven"][q] = 0
+        for o in v["offers"] + ([v["open_offer"]] if v["open_offer"] else []):
+            if o["player"] != player:
+                o["cards"] = {"count": len(o["cards"])}
+        v["deck"] = {"count": len(d["deck"])}
+    return v
+
+
+@pytest.mark.parametrize(("name", "params"), CASES, ids=IDS)
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), steps=st.integers(0, 200))
+def test_views_are_the_rules_of_part_4(name: str, params: dict[str, Any], seed: int, steps: int) -> None:
+    s = reachable(name, params, seed, steps)
+    d = s.to_dict()
+    assert d["seed"] >= 0 and d["game"] == name
+    for p in range(s.game.num_players):
+        v = s.view(p)
+        assert v == spec_view(d, p)
+        assert list(v) == [k for k in d if k != "seed"]            # the dict's key order, seed left out
+        assert _core.state_json(s, p) == json.dumps(v, separators=(",", ":"))
+        assert str(d["seed"]) not in _core.state_json(s, p)
+
+
+@pytest.mark.parametrize(("name", "params"), CASES, ids=IDS)
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), steps=st.integers(0, 200))
+def test_state_dicts_round_trip(name: str, params: dict[str, Any], seed: int, steps: int) -> None:
+    s = reachable(name, params, seed, steps)
+    text = s.to_json()
+    assert text == json.dumps(s.to_dict(), separators=(",", ":"))        # compact, ASCII, json.dumps's order
+    assert text.isascii()
+    t = s.game.from_dict(s.to_dict())
+    assert t == s and t.to_json() == text
+    assert tabuleiro.load_state(text) == s
+    assert s.game._core.decode(s._encode()).to_json() == text
+
+
+def test_the_seed_is_written_in_full() -> None:
+    """The seed spans [0, 2**64): written as an unsigned decimal, never negative."""
+    for seed in (0, 1, 2**63 - 1, 2**63, 2**64 - 1):
+        s = tabuleiro.load_game("toy").new_initial_state(seed=seed)
+        d = s.to_dict()
+        assert 0 <= d["seed"] < 2**64 and f'"seed":{d["seed"]}' in s.to_json()
+
+
+def test_a_bad_viewer_is_refused_before_c() -> None:
+    s = tabuleiro.load_game("capulana", players=3).new_initial_state(seed=1)
+    for bad in (-1, 3, True, "0", 1.0):
+        with pytest.raises(ValueError, match="player must be an integer"):
+            s.view(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+def test_c_json_driver_clean_under_sanitizers(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """csrc/tests/test_json.c under AddressSanitizer and UBSan: every game,
+    every parameter combination, random games; every state dict and view
+    fits SR_MAX_JSON, smaller buffers are refused in bounds."""
+    from test_c_core import configure
+
+    build = configure(tmp_path_factory, "asan_json", "TABULEIRO_SANITIZE", "test_json")
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=0", UBSAN_OPTIONS="print_stacktrace=1")
+    res = subprocess.run([str(build / "test_json"), str(ROOT / "python/tabuleiro/data"), "10"],
+                         capture_output=True, text=True, env=env)
+    out = res.stdout + res.stderr
+    assert res.returncode == 0, out
+    assert "runtime error" not in out and "AddressSanitizer" not in out and ": 1 passed" in out, out
+
+
+# --- notation: the C reader against the Python readers it replaced (kept here as the oracle) ---------
+
+class _Invalid(Exception):
+    pass
+
+
+class _Illegal(Exception):
+    pass
+
+
+def _ref_toy(text: str, legal: Any) -> int:
+    parts = text.split()
+    if len(parts) == 2 and parts[0] == "play" and parts[1] in ("1", "2", "3", "4", "5", "6"):
+        return int(parts[1]) - 1
+    raise _Invalid(f"a Toy move is 'play N' with N in 1..6, not {text!r}")
+
+
+def _ref_capulana(text: str, legal: Any) -> int:
+    from tabuleiro.capulana import CARDS, ORIENTATIONS, PLACEMENTS
+
+    by_name = {c.name: c for c in CARDS}
+
+    def fabric(name: str) -> int:
+        card = by_name.get(name)
+        if card is None or not card.is_fabric:
+            raise _Invalid(f"unknown fabric card {name!r} in move {text!r}")
+        return card.index
+
+    parts = text.split()
+    if parts == ["done"]:
+        return 61
+    if parts == ["stop"]:
+        return 62
+    if len(parts) == 2 and parts[0] == "bid":
+        if parts[1] in ("0", "1", "2", "3", "4"):
+            return int(parts[1])
+        raise _Invalid(f"slot in {text!r} must be 0..4")
+    if len(parts) == 2 and parts[0] == "offer":
+        return 5 + fabric(parts[1])
+    if len(parts) == 2:
+        c = fabric(parts[0])
+        p = parts[1]
+        if len(p) < 2 or p[0] not in ORIENTATIONS or p[1:] not in PLACEMENTS:
+            raise _Invalid(f"placement in {text!r} must be n or r followed by + >1 >2 >3 <1 <2 <3")
+        return 63 + 14 * c + 7 * ORIENTATIONS.index(p[0]) + PLACEMENTS.index(p[1:])
+    raise _Invalid(f"not a Capulana move: {text!r}")
+
+
+def _ref_capivarias(text: str, legal: Any) -> int:
+    by_name = {c.name: c for c in CV_CARDS}
+    C = len(CV_CARDS)
+
+    def index(name: str) -> int:
+        card = by_name.get(name)
+        if card is None:
+            raise _Invalid(f"unknown card {name!r} in move {text!r}")
+        return card.index
+
+    def enc(card: int, seg: int, target: int) -> int:
+        return ((card * 4) + seg) * (C + 1) + target
+
+    t = text.strip()
+    if t.startswith("discard "):
+        return enc(index(t[8:].strip()), 3, C)
+    head, slash, target = t.partition("/")
+    name, at, seg_text = head.partition("@")
+    card = index(name)
+    tgt = index(target) if slash else C
+    if at:
+        if seg_text not in ("0", "1", "2"):
+            raise _Invalid(f"segment in {text!r} must be 0, 1 or 2")
+        return enc(card, int(seg_text), tgt)
+    if slash:
+        return enc(card, 3, tgt)
+    if CV_CARDS[card].kind == "capiolin":
+        if legal is None:
+            raise _Invalid(f"capiolin notation {text!r} needs the position: use Move.parse(text, state=...) "
+                           f"or {name}@<segment>")
+        for a in legal:
+            if a // (C + 1) // 4 == card and not (a // (C + 1) % 4 == 3 and a % (C + 1) == C):
+                return a
+        raise _Illegal(f"illegal move {text!r}: {name} cannot be played now")
+    return enc(card, 0, C)
+
+
+REFERENCE = {"toy": _ref_toy, "capulana": _ref_capulana, "capivarias": _ref_capivarias}
+PIECES = ["play", "bid", "offer", "done", "stop", "discard", "discard ", "F13", "F01", "F56", "I1", "F99", "r>2",
+          "n+", "r<3", "x>1", "n", "r>", "C3", "OP1", "KX", "V2", "V3", "V4", "X5", "C1", "@", "@1", "@3", "/", "/C3",
+          "/V2", "0", "1", "4", "5", "6", "7", " ", "  ", "\t", "\n", "\u00a0", "\u3000", "\u2028", "\x1c", "\x85",
+          "'", '"', "\\", "\x00", "\x7f", "é", "\u200b", "\ufeff", "\ue000", "\U0001f600", "\ud800", "\uffff"]
+
+
+@pytest.mark.parametrize(("name", "params"), [("toy", {}), ("capulana", {"players": 3}),
+                                              ("capivarias", {"expansion": True})])
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(st.sampled_from(PIECES), max_size=6),
+       noise=st.text(st.characters(exclude_categories=["Cn"]), max_size=3),   # see pytext.h: unassigned code points
+       seed=st.integers(0, 2**32), steps=st.integers(0, 40))
+def test_notation_is_read_as_the_python_readers_did(name: str, params: dict[str, Any], pieces: list[str],
+                                                    noise: str, seed: int, steps: int) -> None:
+    """The C reader (csrc/<game>_json.c) gives the id, the exception class
+    and the message (the text quoted as Python's repr) of the Python reader
+    it replaced, with and without a position, on texts near the notation.
+    Unassigned code points are left out: Python's repr escapes them by its
+    own version's Unicode table, csrc/pytext.c shows them as they are."""
+    text = "".join(pieces) + noise
+    s = reachable(name, params, seed, steps)
+    for state in (None, s):
+        legal = None if state is None else state.legal_actions()
+        try:
+            want: Any = ("ok", REFERENCE[name](text, legal))
+        except _Invalid as e:
+            want = ("invalid", str(e))
+        except _Illegal as e:
+            want = ("illegal", str(e))
+        try:
+            got: Any = ("ok", tabuleiro.load_game(name, **params).parse_move(text).action if state is None
+                        else type(s).MOVE.parse(text, state=state).action if name == "capivarias"
+                        else type(s).MOVE.parse(text).action)
+        except tabuleiro.IllegalMoveError as e:
+            got = ("illegal", str(e))
+        except tabuleiro.InvalidMoveError as e:
+            got = ("invalid", str(e))
+        assert got == want, text
