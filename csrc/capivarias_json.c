@@ -4,6 +4,7 @@
 #include "state_json.h"
 #include "capivarias_game.h"
 #include "pytext.h"
+#include <stdio.h>
 #include <string.h>
 
 static int card_ok(const cv_rules *r, int64_t c) { return c >= 0 && c < r->ncards; }
@@ -144,8 +145,182 @@ static int cv_parse(const sr_game *g, const void *state, const char *text, size_
     return SR_OK;
 }
 
+/* ---- reading (capivarias.Capivarias._encode_dict, _dict_from_view) ---- */
+
+static int cv_card(const sr_game *g, sr_jread *r, int i, const char *where) {
+    const cv_rules *rules = (const cv_rules *)g->rules;
+    const char *names[CV_MAX_CARDS];
+    for (int c = 0; c < rules->ncards; ++c) names[c] = rules->card[c].name;
+    return sr_jr_card_named(r, i, where, names, rules->ncards);
+}
+
+static int nth(const sr_jread *r, int list, int k) {
+    int i = list + 1;
+    while (k-- > 0) i = r->doc->nodes[i].next;
+    return i;
+}
+
+static void cv_read(const sr_game *g, sr_jread *r, int d) {
+    char where[64];
+    sr_jr_game(r, d, "capivarias");
+    int expansion = sr_jr_bool(r, sr_jr_get(r, d, "expansion"), "expansion");
+    if (!r->failed && expansion != g->params[CV_PARAM_EXPANSION])
+        sr_jr_bad(r, "this game is played %s the expansion", g->params[CV_PARAM_EXPANSION] ? "with" : "without");
+    int wins = sr_jr_get(r, d, "round_wins");
+    if (sr_jr_list(r, wins, "round_wins", 2) < 0) return;
+    sr_jr_push(r, expansion);
+    sr_jr_push(r, sr_jr_int(r, sr_jr_get(r, d, "round"), "round", 0));
+    sr_jr_push(r, sr_jr_int(r, nth(r, wins, 0), "round_wins[0]", 0));
+    sr_jr_push(r, sr_jr_int(r, nth(r, wins, 1), "round_wins[1]", 0));
+    sr_jr_push(r, sr_jr_int(r, sr_jr_get(r, d, "to_move"), "to_move", 1));
+    sr_jr_push(r, sr_jr_int(r, sr_jr_get(r, d, "last_taker"), "last_taker", 1));
+    sr_jr_push(r, sr_jr_int(r, sr_jr_get(r, d, "winner"), "winner", 1));
+    sr_jr_push(r, sr_jr_seed(r, sr_jr_get(r, d, "seed")));
+    int segments = sr_jr_get(r, d, "segments");
+    if (sr_jr_list(r, segments, "segments", 3) < 0) return;
+    for (int i = 0, seg = segments + 1; i < 3 && !r->failed; ++i, seg = r->doc->nodes[seg].next) {
+        if (!sr_jr_is(r, seg, SR_J_OBJ)) { sr_jr_bad(r, "segment %d must be a dict", i); return; }
+        int cap = sr_jr_get(r, seg, "capionca");
+        snprintf(where, sizeof where, "segment %d river", i);
+        sr_jr_push(r, cv_card(g, r, sr_jr_get(r, seg, "river"), where));
+        snprintf(where, sizeof where, "segment %d capionca", i);
+        sr_jr_push(r, sr_jr_is(r, cap, SR_J_NULL) ? -1 : cv_card(g, r, cap, where));
+        int sides = sr_jr_get(r, seg, "sides");
+        snprintf(where, sizeof where, "segment %d sides", i);
+        if (sr_jr_list(r, sides, where, 2) < 0) return;
+        for (int k = 0; k < 2; ++k) {
+            snprintf(where, sizeof where, "segment %d side %d", i, k);
+            sr_jr_ids(r, g, nth(r, sides, k), where, cv_card, 1);
+        }
+    }
+    sr_jr_ids(r, g, sr_jr_get(r, d, "available"), "available", cv_card, 0);
+    sr_jr_ids(r, g, sr_jr_get(r, d, "pile"), "pile", cv_card, 0);
+    sr_jr_ids(r, g, sr_jr_get(r, d, "discard"), "discard", cv_card, 1);
+}
+
+/* The card index a string node names (no failure), or -1. */
+static int named(const cv_rules *rules, const sr_jread *r, int i) {
+    char name[16];
+    if (!sr_jr_is(r, i, SR_J_STR) || sr_json_str(&r->doc->nodes[i], name, sizeof name) >= sizeof name) return -1;
+    return card_named(rules, name, strlen(name));
+}
+
+/* Distinct unseen cards with the wanted modifiers, in order (plain
+ * backtracking over a few slots): 1 and pick filled, or 0. */
+static int match(const cv_rules *rules, const int64_t *wants, int nw, const int *unseen, int nu, int *pick, int k) {
+    if (k == nw) return 1;
+    for (int j = 0; j < nu; ++j) {
+        int used = 0;
+        for (int q = 0; q < k; ++q) used |= pick[q] == unseen[j];
+        if (used || rules->card[unseen[j]].modifier != wants[k]) continue;
+        pick[k] = unseen[j];
+        if (match(rules, wants, nw, unseen, nu, pick, k + 1)) return 1;
+    }
+    return 0;
+}
+
+/* River cards get unseen cards of their modifiers, the pile top one of its
+ * modifier, the rest of the unseen cards make the pile (R20). */
+static void cv_from_view(const sr_game *g, sr_jread *r, int v, int player, sr_jw *w) {
+    const cv_rules *rules = (const cv_rules *)g->rules;
+    (void)player;
+    sr_jr_game(r, v, "capivarias");
+    int segments = sr_jr_get(r, v, "segments");
+    if (sr_jr_list(r, segments, "segments", 3) < 0) return;
+    int pile = sr_jr_get(r, v, "pile");
+    if (r->failed) return;
+    if (!sr_jr_is(r, pile, SR_J_OBJ)) { sr_jr_bad(r, "a view's pile is {'count': n, 'top_modifier': m}"); return; }
+    int64_t count = sr_jr_int(r, sr_jr_get(r, pile, "count"), "pile count", 0);
+    int top = sr_jr_get(r, pile, "top_modifier");
+    uint32_t seen = 0;
+    for (int s = 0, seg = segments + 1; s < 3 && !r->failed; ++s, seg = r->doc->nodes[seg].next) {
+        if (!sr_jr_is(r, seg, SR_J_OBJ)) { sr_jr_bad(r, "segment must be a dict"); return; }
+        int river = sr_jr_get(r, seg, "river");
+        if (r->failed) return;
+        if (!sr_jr_is(r, river, SR_J_OBJ)) { sr_jr_bad(r, "a view's river card is {'modifier': m}"); return; }
+        int cap = named(rules, r, sr_json_get(r->doc, seg, "capionca"));
+        if (cap >= 0) seen |= 1u << cap;
+        int sides = sr_jr_get(r, seg, "sides");
+        int ns = sr_jr_list(r, sides, "sides", 2);
+        for (int k = 0, side = sides + 1; k < ns && !r->failed; ++k, side = r->doc->nodes[side].next) {
+            int m = sr_jr_list(r, side, "side", -1);
+            for (int j = 0, x = side + 1; j < m; ++j, x = r->doc->nodes[x].next)
+                if (named(rules, r, x) >= 0) seen |= 1u << named(rules, r, x);
+        }
+    }
+    static const char *const keys[2] = {"available", "discard"};
+    for (int k = 0; k < 2 && !r->failed; ++k) {
+        int list = sr_jr_get(r, v, keys[k]);
+        int m = sr_jr_list(r, list, keys[k], -1);
+        for (int j = 0, x = list + 1; j < m; ++j, x = r->doc->nodes[x].next)
+            if (named(rules, r, x) >= 0) seen |= 1u << named(rules, r, x);
+    }
+    int expansion = sr_jr_bool(r, sr_jr_get(r, v, "expansion"), "expansion");
+    int unseen[CV_MAX_CARDS], nu = 0;
+    for (int c = 0; c < rules->ncards; ++c)
+        if ((expansion || !rules->card[c].expansion) && !(seen >> c & 1)) unseen[nu++] = c;
+    int64_t wants[4];
+    int nw = 0;
+    for (int s = 0, seg = segments + 1; s < 3 && !r->failed; ++s, seg = r->doc->nodes[seg].next)
+        wants[nw++] = sr_jr_int(r, sr_jr_get(r, sr_json_get(r->doc, seg, "river"), "modifier"), "river modifier", 0);
+    if (count) wants[nw++] = sr_jr_int(r, top, "pile top_modifier", 0);
+    if (r->failed) return;
+    int pick[4];
+    if (!match(rules, wants, nw, unseen, nu, pick, 0) || nu != 3 + count) {
+        sr_jr_bad(r, "the view's river and pile do not fit the cards it does not show");
+        return;
+    }
+    /* the view's fields in order: rivers named, the pile in full, seed 0 */
+    int i = v + 1;
+    sr_jw_obj(w);
+    for (int c = 0; c < r->doc->nodes[v].count; ++c, i = r->doc->nodes[i + 1].next) {
+        char name[32];
+        if (sr_json_str(&r->doc->nodes[i], name, sizeof name) >= sizeof name || strcmp(name, "seed") == 0) continue;
+        if (sr_json_get(r->doc, v, name) != i + 1) continue;          /* a repeated key: the first counts */
+        sr_jw_key(w, name);
+        if (strcmp(name, "segments") == 0) {
+            sr_jw_arr(w);
+            for (int s = 0, seg = segments + 1; s < 3; ++s, seg = r->doc->nodes[seg].next) {
+                sr_jw_obj(w);
+                for (int f = 0, j = seg + 1; f < r->doc->nodes[seg].count; ++f, j = r->doc->nodes[j + 1].next) {
+                    char field[32];
+                    if (sr_json_str(&r->doc->nodes[j], field, sizeof field) >= sizeof field) continue;
+                    if (sr_json_get(r->doc, seg, field) != j + 1) continue;
+                    sr_jw_key(w, field);
+                    if (strcmp(field, "river") == 0) sr_jw_str(w, rules->card[pick[s]].name);
+                    else sr_jr_copy(r, j + 1, w);
+                }
+                sr_jw_end_obj(w);
+            }
+            sr_jw_end_arr(w);
+        } else if (strcmp(name, "pile") == 0) {
+            sr_jw_arr(w);
+            if (count) sr_jw_str(w, rules->card[pick[3]].name);
+            for (int j = 0; j < nu; ++j) {
+                int used = 0;
+                for (int q = 0; q < nw; ++q) used |= pick[q] == unseen[j];
+                if (!used) sr_jw_str(w, rules->card[unseen[j]].name);
+            }
+            sr_jw_end_arr(w);
+        } else {
+            sr_jr_copy(r, i + 1, w);
+        }
+    }
+    sr_jw_key(w, "seed");
+    sr_jw_int(w, 0);
+    sr_jw_end_obj(w);
+}
+
+static void cv_params(sr_jread *r, int d, int *values, int *given) {
+    values[CV_PARAM_EXPANSION] = sr_jr_bool(r, sr_jr_get(r, d, "expansion"), "expansion");
+    given[CV_PARAM_EXPANSION] = 1;
+}
+
 const sr_json_codec cv_json = {
     .title = "Capiv\xc3\xa1rias",
     .write = cv_write,
     .parse_action = cv_parse,
+    .read = cv_read,
+    .dict_from_view = cv_from_view,
+    .params_from_dict = cv_params,
 };

@@ -3,6 +3,8 @@
 #include "state_json.h"
 #include "capulana_game.h"
 #include "pytext.h"
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const PHASES[3] = {"offer", "weave", "over"};
@@ -242,8 +244,480 @@ static int cp_parse(const sr_game *g, const void *state, const char *text, size_
                    len);
 }
 
+/* ---- reading (capulana.Capulana._encode_dict, _dict_from_view) ---- */
+
+static int cp_card(const sr_game *g, sr_jread *r, int i, const char *where) {
+    const cp_rules *rules = (const cp_rules *)g->rules;
+    const char *names[CP_NCARDS];
+    for (int c = 0; c < CP_NCARDS; ++c) names[c] = rules->card[c].name;
+    return sr_jr_card_named(r, i, where, names, CP_NCARDS);
+}
+
+static int nth(const sr_jread *r, int list, int k) {
+    int i = list + 1;
+    while (k-- > 0) i = r->doc->nodes[i].next;
+    return i;
+}
+
+static int phase_of(const sr_jread *r, int i) {
+    for (int k = 0; k < 3; ++k)
+        if (sr_json_str_eq(r->doc, i, PHASES[k])) return k;
+    return -1;
+}
+
+static void read_offer(const sr_game *g, sr_jread *r, int o, const char *where) {
+    char what[64];
+    if (r->failed) return;
+    if (!sr_jr_is(r, o, SR_J_OBJ)) { sr_jr_bad(r, "%s must be a dict with player, slot, cards", where); return; }
+    snprintf(what, sizeof what, "%s player", where);
+    sr_jr_push(r, sr_jr_int(r, sr_jr_get(r, o, "player"), what, 0));
+    snprintf(what, sizeof what, "%s slot", where);
+    sr_jr_push(r, sr_jr_int(r, sr_jr_get(r, o, "slot"), what, 0));
+    sr_jr_ids(r, g, sr_jr_get(r, o, "cards"), where, cp_card, 1);
+}
+
+/* A row entry "CARD orientation+placement" (s, its unescaped text): the
+ * card word's span and the code 7 * orientation + placement, or -1. */
+static int entry(const char *s, size_t n, size_t *at, size_t *len) {
+    size_t w0[3], wl[3];
+    if (sr_py_split(s, n, w0, wl, 3) != 2) return -1;
+    const char *p = s + w0[1];
+    int o = p[0] == 'n' ? 0 : p[0] == 'r' ? 1 : -1;
+    for (int k = 0; o >= 0 && wl[1] >= 2 && k < 7; ++k)
+        if (strlen(PLACEMENTS[k]) == wl[1] - 1 && memcmp(p + 1, PLACEMENTS[k], wl[1] - 1) == 0) {
+            *at = w0[0];
+            *len = wl[0];
+            return 7 * o + k;
+        }
+    return -1;
+}
+
+static void cp_read(const sr_game *g, sr_jread *r, int d) {
+    const cp_rules *rules = (const cp_rules *)g->rules;
+    char where[64], got[512];
+    sr_jr_game(r, d, "capulana");
+    int64_t n = sr_jr_int(r, sr_jr_get(r, d, "players"), "players", 0);
+    if (!r->failed && n != g->info.num_players)
+        sr_jr_bad(r, "players must be %d in this game, not %d", g->info.num_players, (int)n);
+    int phase = sr_jr_get(r, d, "phase");
+    if (!r->failed && phase_of(r, phase) < 0) {
+        sr_jr_repr(r, phase, got, sizeof got);
+        sr_jr_bad(r, "phase must be 'offer', 'weave' or 'over', not %s", got);
+    }
+    sr_jr_push(r, n);
+    sr_jr_push(r, sr_jr_int(r, sr_jr_get(r, d, "round"), "round", 0));
+    sr_jr_push(r, sr_jr_int(r, sr_jr_get(r, d, "start_player"), "start_player", 0));
+    sr_jr_push(r, phase_of(r, phase));
+    sr_jr_push(r, sr_jr_int(r, sr_jr_get(r, d, "to_move"), "to_move", 1));
+    sr_jr_push(r, sr_jr_seed(r, sr_jr_get(r, d, "seed")));
+    int objectives = sr_jr_get(r, d, "objectives");
+    int no = sr_jr_list(r, objectives, "objectives", -1);
+    int at = r->n + 1;
+    sr_jr_push(r, no < 0 ? 0 : no);
+    for (int k = 0, o = objectives + 1; k < no && !r->failed; ++k, o = r->doc->nodes[o].next) {
+        int found = -1;
+        for (int j = 0; j < CP_NOBJECTIVES && found < 0; ++j)
+            if (sr_json_str_eq(r->doc, o, rules->obj[j].name)) found = j;
+        if (found < 0) {
+            sr_jr_repr(r, o, got, sizeof got);
+            sr_jr_bad(r, "objectives: unknown objective %s", got);
+            return;
+        }
+        sr_jr_push(r, found);
+    }
+    if (!r->failed && r->n <= SR_MAX_ENCODED) {
+        for (int a = at + 1; a < r->n; ++a)                  /* sorted (insertion: a few ids) */
+            for (int b = a; b > at && r->out[b - 1] > r->out[b]; --b) {
+                int64_t x = r->out[b]; r->out[b] = r->out[b - 1]; r->out[b - 1] = x;
+            }
+    }
+    sr_jr_ids(r, g, sr_jr_get(r, d, "deck"), "deck", cp_card, 0);
+    sr_jr_ids(r, g, sr_jr_get(r, d, "slots"), "slots", cp_card, 0);
+    int offers = sr_jr_get(r, d, "offers");
+    int nof = sr_jr_list(r, offers, "offers", -1);
+    sr_jr_push(r, nof);
+    for (int k = 0, o = offers + 1; k < nof && !r->failed; ++k, o = r->doc->nodes[o].next) {
+        snprintf(where, sizeof where, "offer %d", k);
+        read_offer(g, r, o, where);
+    }
+    int open = sr_jr_get(r, d, "open_offer");
+    if (!r->failed && sr_jr_is(r, open, SR_J_NULL)) sr_jr_push(r, 0);
+    else if (!r->failed) { sr_jr_push(r, 1); read_offer(g, r, open, "open_offer"); }
+    int hands = sr_jr_get(r, d, "hands");
+    if (sr_jr_list(r, hands, "hands", (int)n) < 0) return;
+    for (int q = 0, h = hands + 1; q < n && !r->failed; ++q, h = r->doc->nodes[h].next) {
+        snprintf(where, sizeof where, "hand of player %d", q);
+        sr_jr_ids(r, g, h, where, cp_card, 1);
+    }
+    int rows = sr_jr_get(r, d, "capulanas");
+    if (sr_jr_list(r, rows, "capulanas", (int)n) < 0) return;
+    for (int q = 0, row = rows + 1; q < n && !r->failed; ++q, row = r->doc->nodes[row].next) {
+        snprintf(where, sizeof where, "capulana of player %d", q);
+        int m = sr_jr_list(r, row, where, -1);
+        sr_jr_push(r, m);
+        for (int k = 0, e = row + 1; k < m && !r->failed; ++k, e = r->doc->nodes[e].next) {
+            size_t a0 = 0, al = 0;
+            int code = -1;
+            char *s = NULL;
+            if (sr_jr_is(r, e, SR_J_STR)) {
+                size_t sn = r->doc->nodes[e].len + 1;          /* unescaped text is never longer */
+                if (!(s = malloc(sn))) { r->failed = SR_E_NOMEM; snprintf(r->msg, r->msg_len, "out of memory"); return; }
+                code = entry(s, sr_json_str(&r->doc->nodes[e], s, sn), &a0, &al);
+            }
+            if (code < 0) {
+                free(s);
+                sr_jr_repr(r, e, got, sizeof got);
+                sr_jr_bad(r, "%s: entry %s is not 'CARD orientation+placement' like 'F30 r>1'", where, got);
+                return;
+            }
+            int c = -1;
+            for (int j = 0; j < CP_NCARDS && c < 0; ++j)
+                if (strlen(rules->card[j].name) == al && memcmp(rules->card[j].name, s + a0, al) == 0) c = j;
+            if (c < 0) {
+                char rep[256];                           /* _fields.short of the name, as Fields.card words it */
+                sr_py_short(s + a0, al, rep, sizeof rep);
+                free(s);
+                sr_jr_bad(r, "%s: unknown card %s", where, rep);
+                return;
+            }
+            free(s);
+            sr_jr_push(r, c);
+            sr_jr_push(r, code);
+        }
+    }
+    int woven = sr_jr_get(r, d, "woven");
+    if (sr_jr_list(r, woven, "woven", (int)n) < 0) return;
+    for (int q = 0, x = woven + 1; q < n; ++q, x = r->doc->nodes[x].next) {
+        snprintf(where, sizeof where, "woven[%d]", q);
+        sr_jr_push(r, sr_jr_int(r, x, where, 0));
+    }
+    int done = sr_jr_get(r, d, "weave_done");
+    if (sr_jr_list(r, done, "weave_done", (int)n) < 0) return;
+    for (int q = 0, x = done + 1; q < n && !r->failed; ++q, x = r->doc->nodes[x].next) {
+        int t = r->doc->nodes[x].type;
+        if (t != SR_J_TRUE && t != SR_J_FALSE) {
+            sr_jr_repr(r, x, got, sizeof got);
+            sr_jr_bad(r, "weave_done[%d] must be true or false, not %s", q, got);
+            return;
+        }
+        sr_jr_push(r, t == SR_J_TRUE);
+    }
+    int known = sr_jr_get(r, d, "known");
+    if (r->failed) return;
+    if (!sr_jr_is(r, known, SR_J_OBJ)) {
+        sr_jr_bad(r, "known must be a dict of card: player, not %s", sr_json_type_name(r->doc, known));
+        return;
+    }
+    int nk = r->doc->nodes[known].count;
+    int start = r->n + 1;
+    sr_jr_push(r, nk);
+    for (int k = 0, i = known + 1; k < nk && !r->failed; ++k, i = r->doc->nodes[i + 1].next) {
+        char key[128];
+        size_t kl = sr_json_str(&r->doc->nodes[i], key, sizeof key);
+        if (kl >= sizeof key) kl = sizeof key - 1;
+        key[kl] = '\0';
+        sr_jr_push(r, cp_card(g, r, i, "known"));
+        char kwhere[sizeof key + 8];
+        snprintf(kwhere, sizeof kwhere, "known[%s]", key);
+        sr_jr_push(r, sr_jr_int(r, i + 1, kwhere, 0));
+    }
+    if (!r->failed && r->n <= SR_MAX_ENCODED) {        /* pairs sorted by (card, player) */
+        for (int a = start + 2; a < r->n; a += 2)
+            for (int b = a; b > start && (r->out[b - 2] > r->out[b] || (r->out[b - 2] == r->out[b] &&
+                                                                        r->out[b - 1] > r->out[b + 1])); b -= 2) {
+                int64_t c = r->out[b], q = r->out[b + 1];
+                r->out[b] = r->out[b - 2]; r->out[b + 1] = r->out[b - 1];
+                r->out[b - 2] = c; r->out[b - 1] = q;
+            }
+    }
+}
+
+/* A card name a view places: a string node of the view (copied as it is)
+ * or a card of the pool. */
+typedef struct {
+    const char *s;               /* unescaped text */
+    size_t n;
+    int node;                    /* its node, or -1 - card */
+} item;
+
+static int item_cmp(const void *a, const void *b) {
+    const item *x = (const item *)a, *y = (const item *)b;
+    int c = memcmp(x->s, y->s, x->n < y->n ? x->n : y->n);
+    return c ? c : (x->n > y->n) - (x->n < y->n);
+}
+
+/* Python's len(x[:c]) for a list of len items. */
+static size_t py_cut(int64_t c, size_t len) {
+    if (c < 0) return c + (int64_t)len < 0 ? 0 : (size_t)(c + (int64_t)len);
+    return (uint64_t)c > len ? len : (size_t)c;
+}
+
+/* Python's truth of a JSON value (d.get("open_offer") is tested so). */
+static int truthy(const sr_jread *r, int i) {
+    const sr_jnode *nd = &r->doc->nodes[i];
+    switch (nd->type) {
+    case SR_J_NULL: case SR_J_FALSE: return 0;
+    case SR_J_TRUE: return 1;
+    case SR_J_INT: return nd->big || nd->neg || nd->u != 0;
+    case SR_J_FLOAT: return nd->f != 0;
+    case SR_J_STR: return nd->len > 2;
+    default: return nd->count > 0;
+    }
+}
+
+/* Whether node i equals the int q as Python compares (1 == 1.0 == True). */
+static int equals_int(const sr_jread *r, int i, int q) {
+    const sr_jnode *nd = &r->doc->nodes[i];
+    if (i < 0) return 0;
+    if (nd->type == SR_J_TRUE || nd->type == SR_J_FALSE) return (nd->type == SR_J_TRUE) == q;
+    if (nd->type == SR_J_FLOAT) return nd->f == q;
+    return nd->type == SR_J_INT && !nd->big && !nd->neg && nd->u == (uint64_t)q;
+}
+
+static int card_by_name(const cp_rules *rules, const char *s, size_t n) {
+    for (int c = 0; c < CP_NCARDS; ++c)
+        if (strlen(rules->card[c].name) == n && memcmp(rules->card[c].name, s, n) == 0) return c;
+    return -1;
+}
+
+static void write_items(const sr_jread *r, const cp_rules *rules, const item *xs, size_t n, sr_jw *w) {
+    sr_jw_arr(w);
+    for (size_t k = 0; k < n; ++k) {
+        if (xs[k].node >= 0) sr_jw_raw(w, r->doc->nodes[xs[k].node].src, r->doc->nodes[xs[k].node].len);
+        else sr_jw_str(w, rules->card[-1 - xs[k].node].name);
+    }
+    sr_jw_end_arr(w);
+}
+
+/* An offer with its cards replaced by xs (its other fields as they are). */
+static void write_offer(const sr_jread *r, const cp_rules *rules, int o, const item *xs, size_t n, sr_jw *w) {
+    sr_jw_obj(w);
+    for (int f = 0, j = o + 1; f < r->doc->nodes[o].count; ++f, j = r->doc->nodes[j + 1].next) {
+        char field[32];
+        if (sr_json_str(&r->doc->nodes[j], field, sizeof field) >= sizeof field) continue;
+        if (sr_json_get(r->doc, o, field) != j + 1) continue;
+        sr_jw_key(w, field);
+        if (strcmp(field, "cards") == 0) write_items(r, rules, xs, n, w);
+        else sr_jw_raw(w, r->doc->nodes[j + 1].src, r->doc->nodes[j + 1].len);
+    }
+    sr_jw_end_obj(w);
+}
+
+/* Others' hidden cards are dealt ones, black first (1.2): each other hand
+ * gets its known cards (R6; those beyond its count lie in its hidden
+ * offers), then pool cards; hidden offers likewise; the deck is the rest. */
+static void cp_from_view(const sr_game *g, sr_jread *r, int v, int player, sr_jw *w) {
+    const cp_rules *rules = (const cp_rules *)g->rules;
+    const int np = g->info.num_players;
+    char what[64];
+    sr_jr_game(r, v, "capulana");
+    int hands = sr_jr_get(r, v, "hands");
+    sr_jr_list(r, hands, "hands", np);
+    int rows = sr_jr_get(r, v, "capulanas");
+    sr_jr_list(r, rows, "capulanas", np);
+    int known = sr_jr_get(r, v, "known");
+    if (r->failed) return;
+    if (!sr_jr_is(r, known, SR_J_OBJ)) { sr_jr_bad(r, "known must be a dict of card: player"); return; }
+    int offers = sr_jr_get(r, v, "offers");
+    int nof = sr_jr_list(r, offers, "offers", -1);
+    if (r->failed) return;
+    int open = sr_json_get(r->doc, v, "open_offer");
+    int n_all = nof + (open >= 0 && truthy(r, open));
+    int mine_node = nth(r, hands, player);
+    if (sr_jr_is(r, mine_node, SR_J_OBJ)) {
+        sr_jr_bad(r, "the view shows player %d's hand as a count: it is another seat's view, not player %d's", player,
+                  player);
+        return;
+    }
+    /* what the seat sees, by name */
+    uint64_t seen = 0;
+    char s[64];
+    const int nk = r->doc->nodes[known].count;
+    for (int k = 0, i = known + 1; k < nk; ++k, i = r->doc->nodes[i + 1].next) {
+        size_t n = sr_json_str(&r->doc->nodes[i], s, sizeof s);
+        int c = n < sizeof s ? card_by_name(rules, s, n) : -1;
+        if (c >= 0) seen |= (uint64_t)1 << c;
+    }
+    int lists[2] = {sr_jr_get(r, v, "slots"), mine_node};
+    for (int l = 0; l < 2 && !r->failed; ++l) {
+        snprintf(what, sizeof what, "hand of player %d", player);
+        int m = sr_jr_list(r, lists[l], l ? what : "slots", -1);
+        for (int k = 0, x = lists[l] + 1; k < m; ++k, x = r->doc->nodes[x].next) {
+            size_t n = sr_jr_is(r, x, SR_J_STR) ? sr_json_str(&r->doc->nodes[x], s, sizeof s) : sizeof s;
+            int c = n < sizeof s ? card_by_name(rules, s, n) : -1;
+            if (c >= 0) seen |= (uint64_t)1 << c;
+        }
+    }
+    for (int q = 0, row = rows + 1; q < np && !r->failed; ++q, row = r->doc->nodes[row].next) {
+        int m = sr_jr_list(r, row, "capulana", -1);
+        for (int k = 0, e = row + 1; k < m; ++k, e = r->doc->nodes[e].next) {
+            size_t w0[1], wl[1];
+            if (!sr_jr_is(r, e, SR_J_STR) || r->doc->nodes[e].len > 512) continue;   /* a long entry names no card */
+            char es[512];
+            size_t n = sr_json_str(&r->doc->nodes[e], es, sizeof es);
+            if (n >= sizeof es || sr_py_split(es, n, w0, wl, 1) < 1) continue;
+            int c = card_by_name(rules, es + w0[0], wl[0]);
+            if (c >= 0) seen |= (uint64_t)1 << c;
+        }
+    }
+    for (int k = 0, o = nof > 0 ? offers + 1 : open; k < n_all && !r->failed; ++k, o = k < nof ? r->doc->nodes[o].next : open) {
+        int cards = sr_json_get(r->doc, o, "cards");
+        if (!sr_jr_is(r, o, SR_J_OBJ) || !(sr_jr_is(r, cards, SR_J_ARR) || sr_jr_is(r, cards, SR_J_OBJ))) {
+            sr_jr_bad(r, "an offer is a dict with player, slot, cards");
+            return;
+        }
+        if (!sr_jr_is(r, cards, SR_J_ARR)) continue;
+        for (int j = 0, x = cards + 1; j < r->doc->nodes[cards].count; ++j, x = r->doc->nodes[x].next) {
+            size_t n = sr_jr_is(r, x, SR_J_STR) ? sr_json_str(&r->doc->nodes[x], s, sizeof s) : sizeof s;
+            int c = n < sizeof s ? card_by_name(rules, s, n) : -1;
+            if (c >= 0) seen |= (uint64_t)1 << c;
+        }
+    }
+    if (r->failed) return;
+    int pool[CP_NFABRIC], npool = 0, head = 0;
+    for (int k = 0; k < rules->nblack; ++k)
+        if (!(seen >> rules->black_ids[k] & 1)) pool[npool++] = rules->black_ids[k];
+    for (int k = 0; k < rules->npurple; ++k)
+        if (!(seen >> rules->purple_ids[k] & 1)) pool[npool++] = rules->purple_ids[k];
+    /* the places: each other hand, each hidden offer (index among offers, open last) */
+    size_t cap = 3 * (size_t)nk + 2 * CP_NFABRIC + 8;   /* each q: mine, its takes and its hand */
+    item *keys = malloc(sizeof(item) * ((size_t)nk + 1)), *placed = malloc(sizeof(item) * cap);
+    char *text = malloc((size_t)r->doc->nodes[known].len + 1);
+    size_t *hand_at = calloc((size_t)np, sizeof(size_t)), *hand_n = calloc((size_t)np, sizeof(size_t));
+    size_t *offer_at = calloc((size_t)n_all + 1, sizeof(size_t)), *offer_n = calloc((size_t)n_all + 1, sizeof(size_t));
+    char *replaced = calloc((size_t)n_all + 1, 1);
+    size_t nplaced = 0;
+    if (!keys || !placed || !text || !hand_at || !hand_n || !offer_at || !offer_n || !replaced) {
+        r->failed = SR_E_NOMEM;
+        snprintf(r->msg, r->msg_len, "out of memory");
+        goto done;
+    }
+    size_t used = 0;
+    for (int k = 0, i = known + 1; k < nk; ++k, i = r->doc->nodes[i + 1].next) {
+        keys[k].s = text + used;
+        keys[k].n = sr_json_str(&r->doc->nodes[i], text + used, (size_t)r->doc->nodes[known].len + 1 - used);
+        keys[k].node = i;
+        used += keys[k].n;
+    }
+    for (int q = 0, h = hands + 1; q < np && !r->failed; ++q, h = r->doc->nodes[h].next) {
+        if (q == player) continue;
+        if (!sr_jr_is(r, h, SR_J_OBJ)) { sr_jr_bad(r, "a view shows player %d's hand as {'count': n}", q); break; }
+        /* mine: the known cards held by q, sorted */
+        item *mine = placed + nplaced;
+        size_t nm = 0;
+        for (int k = 0; k < nk; ++k)
+            if (equals_int(r, keys[k].node + 1, q)) mine[nm++] = keys[k];
+        qsort(mine, nm, sizeof(item), item_cmp);
+        snprintf(what, sizeof what, "hand count of player %d", q);
+        int64_t count = sr_jr_int(r, sr_jr_get(r, h, "count"), what, 0);
+        if (r->failed) break;
+        size_t cut = py_cut(count, nm);
+        item *hand = malloc(sizeof(item) * (cut + CP_NFABRIC + 1));
+        if (!hand) { r->failed = SR_E_NOMEM; snprintf(r->msg, r->msg_len, "out of memory"); break; }
+        size_t nh = cut;
+        memcpy(hand, mine, sizeof(item) * cut);
+        item *spill = mine + cut;
+        size_t ns = nm - cut;
+        size_t next_free = nplaced + nm;                 /* takes go after mine */
+        for (int k = 0, o = nof > 0 ? offers + 1 : open; k < n_all && !r->failed; ++k, o = k < nof ? r->doc->nodes[o].next : open) {
+            int cards = sr_json_get(r->doc, o, "cards");
+            if (!equals_int(r, sr_json_get(r->doc, o, "player"), q) || !sr_jr_is(r, cards, SR_J_OBJ) || replaced[k]) continue;
+            int64_t want = sr_jr_int(r, sr_jr_get(r, cards, "count"), "offer count", 0);
+            if (r->failed) break;
+            size_t kc = py_cut(want, ns);
+            item *take = placed + next_free;
+            memmove(take, spill, sizeof(item) * kc);      /* spill lies before next_free: safe */
+            spill += kc;
+            ns -= kc;
+            size_t nt = kc;
+            while ((int64_t)nt < want && head < npool && next_free + nt < cap)
+                take[nt].s = rules->card[pool[head]].name, take[nt].n = strlen(rules->card[pool[head]].name),
+                take[nt++].node = -1 - pool[head++];
+            qsort(take, nt, sizeof(item), item_cmp);
+            offer_at[k] = next_free;
+            offer_n[k] = nt;
+            replaced[k] = 1;
+            next_free += nt;
+        }
+        if (!r->failed && ns) sr_jr_bad(r, "player %d has more known cards than their hand and offers hold", q);
+        while (!r->failed && (int64_t)nh < count && head < npool) {
+            hand[nh].s = rules->card[pool[head]].name;
+            hand[nh].n = strlen(rules->card[pool[head]].name);
+            hand[nh++].node = -1 - pool[head++];
+        }
+        qsort(hand, nh, sizeof(item), item_cmp);
+        if (!r->failed && next_free + nh <= cap) {
+            memcpy(placed + next_free, hand, sizeof(item) * nh);
+            hand_at[q] = next_free;
+            hand_n[q] = nh;
+            nplaced = next_free + nh;
+        } else if (!r->failed) {
+            sr_jr_bad(r, "player %d has more known cards than their hand and offers hold", q);
+        }
+        free(hand);
+    }
+    int deck = sr_jr_get(r, v, "deck");
+    if (!r->failed && !sr_jr_is(r, deck, SR_J_OBJ)) sr_jr_bad(r, "a view shows the deck as {'count': n}");
+    if (r->failed) goto done;
+    /* the view's fields in order, hidden cards placed, the deck the pool's rest, seed 0 */
+    int i = v + 1;
+    sr_jw_obj(w);
+    for (int c = 0; c < r->doc->nodes[v].count; ++c, i = r->doc->nodes[i + 1].next) {
+        char name[32];
+        if (sr_json_str(&r->doc->nodes[i], name, sizeof name) >= sizeof name || strcmp(name, "seed") == 0) continue;
+        if (sr_json_get(r->doc, v, name) != i + 1) continue;          /* a repeated key: the first counts */
+        sr_jw_key(w, name);
+        if (strcmp(name, "hands") == 0) {
+            sr_jw_arr(w);
+            for (int q = 0, h = hands + 1; q < np; ++q, h = r->doc->nodes[h].next) {
+                if (q == player) sr_jr_copy(r, h, w);
+                else write_items(r, rules, placed + hand_at[q], hand_n[q], w);
+            }
+            sr_jw_end_arr(w);
+        } else if (strcmp(name, "offers") == 0) {
+            sr_jw_arr(w);
+            for (int k = 0, o = offers + 1; k < nof; ++k, o = r->doc->nodes[o].next) {
+                if (replaced[k]) write_offer(r, rules, o, placed + offer_at[k], offer_n[k], w);
+                else sr_jr_copy(r, o, w);
+            }
+            sr_jw_end_arr(w);
+        } else if (strcmp(name, "open_offer") == 0 && n_all > nof && replaced[nof]) {
+            write_offer(r, rules, open, placed + offer_at[nof], offer_n[nof], w);
+        } else if (strcmp(name, "deck") == 0) {
+            sr_jw_arr(w);
+            for (int k = head; k < npool; ++k) sr_jw_str(w, rules->card[pool[k]].name);
+            sr_jw_end_arr(w);
+        } else {
+            sr_jr_copy(r, i + 1, w);
+        }
+    }
+    sr_jw_key(w, "seed");
+    sr_jw_int(w, 0);
+    sr_jw_end_obj(w);
+done:
+    free(keys); free(placed); free(text); free(hand_at); free(hand_n); free(offer_at); free(offer_n); free(replaced);
+}
+
+static void cp_params(sr_jread *r, int d, int *values, int *given) {
+    char got[512];
+    int64_t n;
+    int p = sr_jr_get(r, d, "players");
+    if (r->failed) return;
+    if (!sr_json_int_in(r->doc, p, 2, 5, &n)) {
+        sr_jr_repr(r, p, got, sizeof got);
+        sr_jr_bad(r, "players must be an integer in [2, 5], not %s", got);
+        return;
+    }
+    values[CP_PARAM_PLAYERS] = (int)n;
+    given[CP_PARAM_PLAYERS] = 1;
+}
+
 const sr_json_codec cp_json = {
     .title = "Capulana",
     .write = cp_write,
     .parse_action = cp_parse,
+    .read = cp_read,
+    .dict_from_view = cp_from_view,
+    .params_from_dict = cp_params,
+    .view_is_json_copy = 1,
 };

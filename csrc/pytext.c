@@ -1,5 +1,6 @@
 /* pytext.c - Python's repr and whitespace (pytext.h). */
 #include "pytext.h"
+#include <stdio.h>
 #include <string.h>
 
 int32_t sr_utf8_next(const char *s, size_t len, size_t *i) {
@@ -116,4 +117,25 @@ void sr_py_strip(const char *s, size_t len, size_t *start, size_t *slen) {
     }
     *start = first == len ? 0 : first;
     *slen = first == len ? 0 : last - first;
+}
+
+void sr_py_short(const char *s, size_t len, char *out, size_t cap) {
+    char rep[4 * 64 + 8];
+    size_t keep = 0;
+    int cps = 0;
+    /* 61 code points of the text always give more than 60 of its repr */
+    for (size_t i = 0; i < len && cps < 61; ++cps) sr_utf8_next(s, len, &i), keep = i;
+    size_t n = sr_py_repr(s, keep, rep, sizeof rep);
+    if (n > sizeof rep - 1) n = sizeof rep - 1;
+    size_t total_cps = 0, cut = n;
+    for (size_t i = 0; i < n; ++i)
+        if (((unsigned char)rep[i] & 0xC0) != 0x80) {
+            if (total_cps == 57) cut = i;
+            total_cps++;
+        }
+    if (keep < len || total_cps > 60) {
+        snprintf(out, cap, "%.*s...", (int)cut, rep);
+    } else {
+        snprintf(out, cap, "%.*s", (int)n, rep);
+    }
 }

@@ -24,6 +24,10 @@ int sr_py_isspace(int32_t cp);
  * cap); the bytes the whole repr takes (at most 4 * len + 2). */
 size_t sr_py_repr(const char *s, size_t len, char *out, size_t cap);
 
+/* _fields.short of a string: its repr cut to 60 code points (the first 57
+ * and "...") into out (NUL-terminated). */
+void sr_py_short(const char *s, size_t len, char *out, size_t cap);
+
 /* str.split(): up to max words of s[0..len) as (start, length) byte spans;
  * the number of words (which may exceed max: only max are stored). */
 int sr_py_split(const char *s, size_t len, size_t *start, size_t *wlen, int max);

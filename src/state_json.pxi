@@ -2,7 +2,8 @@
 # notation and events are written and read by csrc/state_json.h, the one
 # implementation the WebAssembly engine (csrc/wasm/tbw.c) calls too. This
 # file only moves text between Python and C.
-from state_json_c cimport SR_MAX_JSON, sr_state_to_json, sr_fields_to_json, sr_parse_action
+from state_json_c cimport (SR_MAX_JSON, sr_state_to_json, sr_fields_to_json, sr_parse_action, sr_state_from_json,
+                           sr_params_from_json, sr_fields_from_json)
 
 
 def state_json(CoreState st, int viewer):
@@ -57,3 +58,91 @@ def parse_action(CoreGame cg, str text, CoreState st=None):
         return rc, action, ("" if rc == SR_OK else msg.decode("utf-8", "surrogateescape"))
     finally:
         PyMem_Free(msg)
+
+
+def state_from_json(CoreGame cg, str text, int as_view_of, tuples):
+    """A state of cg from the JSON text of a state dict (as_view_of -1) or of
+    seat as_view_of's view, read and checked in C (csrc/state_json.h);
+    tuples: the preorder nodes that were Python tuples. InvalidStateError
+    with C's message on a bad one."""
+    cdef bytes raw = text.encode("utf-8", "surrogatepass")
+    cdef Py_ssize_t nt = len(tuples), i
+    cdef int *tup = NULL
+    cdef char msg[1024]
+    cdef int rc
+    cdef CoreState st = cg._blank()
+    if nt:
+        tup = <int *> PyMem_Malloc(nt * sizeof(int))
+        if tup == NULL:
+            raise MemoryError()
+        for i in range(nt):
+            tup[i] = tuples[i]
+    try:
+        msg[0] = 0
+        rc = sr_state_from_json(cg.d, &cg.g, raw, len(raw), as_view_of, tup, <int> nt, st.s.b, msg, sizeof(msg))
+    finally:
+        PyMem_Free(tup)
+    if rc == SR_E_NOMEM:
+        raise MemoryError(msg.decode("utf-8", "surrogatepass"))
+    if rc == SR_E_PARAM:
+        raise ValueError(msg.decode("utf-8", "surrogatepass"))
+    if rc != SR_OK:
+        raise InvalidStateError(msg.decode("utf-8", "surrogatepass"))
+    st._mark_root()
+    return st
+
+
+def fields_from_json(CoreGame cg, str text, tuples):
+    """The int64 encoding a state dict's JSON gives (the C reader's shape
+    and type checks only; the decoder does not judge it): a list of ints.
+    InvalidStateError on a bad one."""
+    cdef bytes raw = text.encode("utf-8", "surrogatepass")
+    cdef Py_ssize_t nt = len(tuples), i
+    cdef int *tup = NULL
+    cdef int64_t out[1024]
+    cdef int n = 0, rc
+    cdef char msg[1024]
+    if nt:
+        tup = <int *> PyMem_Malloc(nt * sizeof(int))
+        if tup == NULL:
+            raise MemoryError()
+        for i in range(nt):
+            tup[i] = tuples[i]
+    try:
+        msg[0] = 0
+        rc = sr_fields_from_json(cg.d, &cg.g, raw, len(raw), tup, <int> nt, out, &n, msg, sizeof(msg))
+    finally:
+        PyMem_Free(tup)
+    if rc == SR_E_NOMEM:
+        raise MemoryError(msg.decode("utf-8", "surrogatepass"))
+    if rc != SR_OK:
+        raise InvalidStateError(msg.decode("utf-8", "surrogatepass"))
+    return [out[i] for i in range(n)]
+
+
+def params_from_json(str name, str text, tuples):
+    """The parameters a state dict's JSON names, read in C: {name: int} of
+    the registry's parameters it gives (tuples: the preorder nodes that were
+    Python tuples). InvalidStateError on a bad one."""
+    cdef const sr_game_def *d = _find(name)
+    cdef bytes raw = text.encode("utf-8", "surrogatepass")
+    cdef Py_ssize_t nt = len(tuples), i
+    cdef int *tup = NULL
+    cdef int values[4]
+    cdef int given[4]
+    cdef char msg[1024]
+    cdef int rc
+    if nt:
+        tup = <int *> PyMem_Malloc(nt * sizeof(int))
+        if tup == NULL:
+            raise MemoryError()
+        for i in range(nt):
+            tup[i] = tuples[i]
+    msg[0] = 0
+    try:
+        rc = sr_params_from_json(d, raw, len(raw), tup, <int> nt, values, given, msg, sizeof(msg))
+    finally:
+        PyMem_Free(tup)
+    if rc != SR_OK:
+        raise InvalidStateError(msg.decode("utf-8", "surrogatepass"))
+    return {d.params[k].name.decode(): values[k] for k in range(d.num_params) if given[k]}

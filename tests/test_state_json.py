@@ -253,3 +253,87 @@ def test_notation_is_read_as_the_python_readers_did(name: str, params: dict[str,
         except tabuleiro.InvalidMoveError as e:
             got = ("invalid", str(e))
         assert got == want, text
+
+
+# --- state dicts and views: the C reader against the Python readers it replaced ------------------
+
+from tests.reference import state_loaders as OLD  # noqa: E402
+from tabuleiro._fields import check_plain  # noqa: E402
+
+ODD_VALUES: list[Any] = [None, True, False, 0, 1, -1, 7, 2**31, -(2**31) - 1, 2**63, 2**64, 10**30, 1.5, 2.0, -0.0,
+                         1e16, 1e-05, "", "F13", "C3", "OP1", "I1", "OBJ1", "offer", "F30 r>1", "F30 x>1", "x" * 70,
+                         "é\u00a0\ud800", [], {}, ["F01"], [1, 2], {"count": 2}, {"count": 1, "known": []},
+                         {"modifier": 1}, (1, 2), ("F01",), [[]], {"player": 0, "slot": 0, "cards": []}]
+
+
+def _paths(v: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [at]
+    if isinstance(v, dict):
+        for k, x in v.items():
+            out += _paths(x, at + (k,))
+    elif isinstance(v, list):
+        for i, x in enumerate(v):
+            out += _paths(x, at + (i,))
+    return out
+
+
+def _mutate(d: Any, rng: random.Random, n: int) -> Any:
+    """d with n random edits: a value replaced, a key removed or added, a list cut or grown, an int moved."""
+    d = copy.deepcopy(d)
+    for _ in range(n):
+        path = rng.choice(_paths(d))
+        parent, key = (None, None) if not path else (d, path[-1])
+        for k in path[:-1]:
+            parent = parent[k]
+        here = d if parent is None else parent[key]
+        op = rng.randrange(6)
+        if op == 0 and parent is not None:
+            parent[key] = copy.deepcopy(rng.choice(ODD_VALUES))
+        elif op == 1 and isinstance(parent, dict):
+            del parent[key]
+        elif op == 2 and isinstance(here, dict):
+            here[rng.choice(["seed", "extra", "count", "cards", "player", str(rng.randrange(5))])] = \
+                copy.deepcopy(rng.choice(ODD_VALUES))
+        elif op == 3 and isinstance(here, list) and here:
+            del here[rng.randrange(len(here))]
+        elif op == 4 and isinstance(here, list):
+            here.insert(rng.randrange(len(here) + 1),
+                        copy.deepcopy(rng.choice(here) if here and rng.random() < 0.5 else rng.choice(ODD_VALUES)))
+        elif op == 5 and parent is not None and isinstance(here, int) and not isinstance(here, bool):
+            parent[key] = here + rng.choice([-1, 1, 40])
+    return d
+
+
+def _outcome(f: Any) -> Any:
+    try:
+        s = f()
+    except (ValueError, TypeError) as e:
+        return (type(e).__name__, str(e))
+    return ("ok", s.to_json() if hasattr(s, "to_json") else s)
+
+
+@pytest.mark.parametrize(("name", "params"), CASES, ids=IDS)
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), steps=st.integers(0, 120), edits=st.integers(0, 3), pick=st.integers(0, 2**32))
+def test_dicts_and_views_load_as_the_python_readers_did(name: str, params: dict[str, Any], seed: int, steps: int,
+                                                       edits: int, pick: int) -> None:
+    """from_dict, from_view, params_from_dict and the loose encoding of a
+    reachable state's dict and views, edited at random (a value replaced by
+    an odd one, a key dropped or added, a list cut or grown, a tuple where a
+    list goes), give what the Python readers gave: the same state, or the
+    same exception class and message (tests/reference/state_loaders.py)."""
+    s = reachable(name, params, seed, steps)
+    g = s.game
+    rng = random.Random(pick)
+    d = _mutate(s.to_dict(), rng, edits)
+    title = g.title
+    assert _outcome(lambda: g.from_dict(d)) == \
+        _outcome(lambda: OLD.old_from_dict(g, check_plain(d, f"invalid {title} state: it")))
+    assert _outcome(lambda: type(g).params_from_dict(d)) == \
+        _outcome(lambda: OLD.PARAMS[name](check_plain(d, f"invalid {title} state: it")))
+    assert _outcome(lambda: g._encode_dict(d)) == \
+        _outcome(lambda: OLD.ENCODE[name](g, check_plain(d, f"invalid {title} state: it")))
+    p = pick % g.num_players
+    v = _mutate(s.view(p), rng, edits)
+    assert _outcome(lambda: g.from_view(v, p)) == \
+        _outcome(lambda: OLD.old_from_view(g, check_plain(v, f"invalid {title} view: it"), p))

@@ -190,6 +190,19 @@ EMSCRIPTEN_KEEPALIVE int tbw_parse_action(const sr_game *g, int gi, const void *
                                           int *action, char *msg, int msg_len) {
     return sr_parse_action(sr_game_at(gi), g, st, text, (size_t)len, action, msg, (size_t)msg_len);
 }
+/* A state from the JSON text[0..len) of a state dict (as_view_of -1) or of
+ * seat as_view_of's view into st, read and checked in C: SR_OK, or an error
+ * code with msg (the Python package's words). */
+EMSCRIPTEN_KEEPALIVE int tbw_state_from_json(const sr_game *g, int gi, const char *text, int len, int as_view_of,
+                                             void *st, char *msg, int msg_len) {
+    return sr_state_from_json(sr_game_at(gi), g, text, (size_t)len, as_view_of, NULL, 0, st, msg, (size_t)msg_len);
+}
+/* The parameters a state dict's JSON names: values[k], given[k] per registry
+ * parameter (SR_MAX_PARAMS ints each); SR_OK or SR_E_STATE with msg. */
+EMSCRIPTEN_KEEPALIVE int tbw_params_from_json(int gi, const char *text, int len, int *values, int *given, char *msg,
+                                              int msg_len) {
+    return sr_params_from_json(sr_game_at(gi), text, (size_t)len, NULL, 0, values, given, msg, (size_t)msg_len);
+}
 /* Bytes a JSON buffer needs (SR_MAX_JSON). */
 EMSCRIPTEN_KEEPALIVE int tbw_json_max(void) { return SR_MAX_JSON; }
 

@@ -75,6 +75,27 @@ export class Core {
   }
 
   setStop(v) { this.HEAP32[this.stop >> 2] = v ? 1 : 0; }
+
+  /** The parameters the JSON text of a state dict of game name names (read
+   * in C): {values: {param: int}} or {error}. */
+  paramsFromJson(name, text) {
+    const spec = this.spec(name);
+    const m = this.m;
+    const utf8 = new TextEncoder().encode(text);
+    const p = m._malloc(utf8.length + 1), vals = m._malloc(32), msg = m._malloc(1024);
+    try {
+      this.HEAPU8.set(utf8, p);
+      const rc = this.f.tbw_params_from_json(spec.gi, p, utf8.length, vals, vals + 16, msg, 1024);
+      if (rc !== SR.OK) return { error: m.UTF8ToString(msg) };
+      const values = {};
+      spec.params.forEach((q, k) => { if (this.HEAP32[(vals >> 2) + 4 + k]) values[q.name] = this.HEAP32[(vals >> 2) + k]; });
+      return { values };
+    } finally {
+      m._free(p);
+      m._free(vals);
+      m._free(msg);
+    }
+  }
 }
 
 const split = (seed) => { const s = BigInt.asUintN(64, BigInt(seed)); return [Number(s & 0xffffffffn), Number(s >> 32n)]; };
@@ -162,6 +183,24 @@ export class CoreGame {
       const rc = this.core.f.tbw_parse_action(this.ptr, this.spec.gi, st, p, utf8.length, this.core.ints, msg, cap);
       if (rc === SR.OK) return { action: this.core.HEAP32[this.core.ints >> 2] };
       return { code: rc, message: m.UTF8ToString(msg) };
+    } finally {
+      m._free(p);
+      m._free(msg);
+    }
+  }
+  /** A state from the JSON text of a state dict (viewer -1) or of seat
+   * viewer's view, read and checked in C (csrc/state_json.h): {bytes} or
+   * {error} with the Python package's message. */
+  fromJson(text, viewer = -1) {
+    const m = this.core.m;
+    const utf8 = new TextEncoder().encode(text);
+    const p = m._malloc(utf8.length + 1), msg = m._malloc(1024);
+    try {
+      this.core.HEAPU8.set(utf8, p);
+      const rc = this.core.f.tbw_state_from_json(this.ptr, this.spec.gi, p, utf8.length, viewer, this.core.scratch[0], msg, 1024);
+      if (rc === SR.OK) return { bytes: this.save() };
+      if (rc === SR.NOMEM) throw new Error(m.UTF8ToString(msg));
+      return { error: m.UTF8ToString(msg) };
     } finally {
       m._free(p);
       m._free(msg);

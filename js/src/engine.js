@@ -150,21 +150,17 @@ class State {
 }
 const pyReprStr = (s) => (s.includes("'") && !s.includes('"') ? `"${s}"` : `'${s}'`);
 
-/** Load a state dict (Game.from_dict). */
+/** Load a state dict (Game.from_dict): read and checked in C (csrc/state_json.h). */
 function fromDict(game, d) {
-  const fields = game.adapter.fromDict(d, game.params);
-  const r = game.core.decode(fields);
-  if (r.error) throw new InvalidState(`invalid ${game.title} state: ${r.error}`);
+  const r = game.core.fromJson(pyDumps(d));
+  if (r.error !== undefined) throw new InvalidState(r.error);
   return new State(game, r.bytes);
 }
-/** Game.from_view: a state whose view(player) is view. */
+/** Game.from_view: a state whose view(player) is view (built and checked in C). */
 function fromView(game, view, player) {
-  const d = game.adapter.dictFromView(view, player, game.numPlayers);
-  const st = fromDict(game, d);
-  if (!deepEqual(plain(st.view(player)), plain(view))) {
-    throw new InvalidState(`invalid ${game.title} view: it is not what player ${player} would see of any state (a field is inconsistent with the others)`);
-  }
-  return st;
+  const r = game.core.fromJson(pyDumps(view), player);
+  if (r.error !== undefined) throw new InvalidState(r.error);
+  return new State(game, r.bytes);
 }
 
 export class Engine {
@@ -425,7 +421,12 @@ export class Engine {
     const name = d.game;
     const games = this.gameNames();
     if (typeof name !== "string" || !games.includes(name)) throw new InvalidState(`unknown game ${reprOf(name)} in the ${what}; registered: ${games.join(", ")}`);
-    return this.loadGame(name, adapter(this.core.spec(name)).paramsFromDict(d));
+    const r = this.core.paramsFromJson(name, pyDumps(d));
+    if (r.error !== undefined) throw new InvalidState(r.error);
+    const types = adapter(this.core.spec(name)).paramTypes;
+    const params = {};
+    for (const [k, v] of Object.entries(r.values)) params[k] = types[k] === "bool" ? v !== 0 : v;
+    return this.loadGame(name, params);
   }
   cmd_state() {
     const st = this.needState();

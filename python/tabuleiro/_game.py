@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Optional, Union
 
 from . import _core
 from ._errors import InvalidMoveError, InvalidStateError
-from ._fields import U64, check_plain, check_seed, parse_json, short
+from ._fields import U64, check_plain, check_seed, parse_json, plain_json, short
 
 if TYPE_CHECKING:
     from ._present import Presentation
@@ -287,10 +287,13 @@ class Game:
                                 else check_plain(d, what + " it"))
 
     def _from_plain(self, d: Any) -> "State":
-        """from_dict of a value check_plain has passed."""
+        """from_dict of a value check_plain has passed: read and checked by
+        the game's JSON layer in C (csrc/<game>_json.c, then the decoder),
+        the reader the WebAssembly engine uses too."""
         if not isinstance(d, Mapping):
             raise InvalidStateError(f"invalid {self.title} state: expected a dict, got {type(d).__name__}")
-        return self._core.decode(self._encode_dict(d))  # type: ignore[no-any-return]
+        text, tuples = plain_json(d)
+        return _core.state_from_json(self._core, text, -1, tuples)  # type: ignore[return-value]
 
     def from_view(self, view: Mapping[str, Any], player: Optional[int] = None) -> "State":
         """A full state whose ``view(player)`` is ``view`` (as ``State.view``
@@ -325,21 +328,10 @@ class Game:
                                         f"[0, {self.num_players - 1}], not {short(player)}")
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
             raise ValueError(f"player must be an integer in [0, {self.num_players - 1}], not {player!r}")
-        try:
-            d = self._dict_from_view(view, player)
-        except (TypeError, KeyError, AttributeError, IndexError):
-            # the game's checks name the fields they know; a shape they missed ends here, not in a traceback
-            raise InvalidStateError(f"{what} a field has the wrong type or shape for a view") from None
-        state = self._from_plain(d)
-        if state.view(player) != json.loads(json.dumps(view)):
-            raise InvalidStateError(f"invalid {self.title} view: it is not what player {player} would see of any "
-                                    "state (a field is inconsistent with the others)")
-        return state
-
-    def _dict_from_view(self, view: Mapping[str, Any], player: int) -> dict[str, Any]:
-        """A full state dict consistent with ``view`` (hidden cards placed
-        anywhere they may lie, seed 0); from_view checks the result."""
-        raise NotImplementedError(f"{self.name} does not build states from views")
+        # C (csrc/<game>_json.c) places the hidden cards where they may lie
+        # (seed 0), reads the result as a state and compares its view with this one
+        text, tuples = plain_json(view)
+        return _core.state_from_json(self._core, text, player, tuples)  # type: ignore[return-value]
 
     def action_to_string(self, action: int) -> str:
         """The notation of an action id.
@@ -446,18 +438,24 @@ class Game:
     @classmethod
     def params_from_dict(cls, d: Mapping[str, Any]) -> dict[str, Any]:
         """The parameters of the game a state dict belongs to (for
-        ``State.from_dict``); raises InvalidStateError when they are unreadable.
+        ``State.from_dict``), read by the game's JSON layer in C; raises
+        InvalidStateError when they are unreadable.
 
         >>> s = load_game("capulana", players=4).new_initial_state(seed=2)
         >>> type(s.game).params_from_dict(s.to_dict())
         {'players': 4}
+        >>> load_game("capivarias").params_from_dict(load_game("capivarias", expansion=True).new_initial_state(seed=1).to_dict())
+        {'expansion': True}
         """
-        return {}
+        text, tuples = plain_json(check_plain(d, f"invalid {cls.title} state: it"))
+        return {k: cls.PARAM_TYPES[k](v) for k, v in _core.params_from_json(cls.name, text, tuples).items()}
 
     def _encode_dict(self, d: Mapping[str, Any]) -> list[int]:
-        """A state dict's names mapped to the C encoding's ids (shape and
-        type errors only; the C decoder checks consistency)."""
-        raise NotImplementedError
+        """A state dict as the C encoding (game.h), with the C reader's shape
+        and type checks only (the decoder judges the rest): what tests feed
+        ``_core.decode(..., loose=True)`` to compose a position."""
+        text, tuples = plain_json(check_plain(d, f"invalid {self.title} state: it"))
+        return _core.fields_from_json(self._core, text, tuples)
 
     def _decode_fields(self, fields: list[int]) -> dict[str, Any]:
         """The C encoding as the state dict of RULES.md part 4, written by

@@ -25,11 +25,10 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, ClassVar, Mapping, Optional, Union
+from typing import Any, ClassVar, Optional, Union
 
 from . import _core
-from ._errors import IllegalMoveError, InvalidMoveError
-from ._fields import Fields, check_seed, unsigned
+from ._fields import check_seed
 from ._game import Game, load_game
 from ._state import Move as _Move
 from ._state import State as _State
@@ -305,22 +304,7 @@ def _guarded(sides: list[list[str]]) -> list[list[str]]:
     return out
 
 
-# --- the game: dicts <-> the C encoding -----------------------------------------------------
-
-
-_F = Fields("Capivárias")
-
-
-def _card(name: Any, where: str) -> int:
-    return _F.card(name, where, _BY_NAME)
-
-
-def _name(i: int) -> str:
-    return CARDS[i].name
-
-
-def _opt(v: int) -> Optional[int]:
-    return None if v < 0 else v
+# --- the game (its dicts, views and notation: csrc/capivarias_json.c) ------------------------
 
 
 class Capivarias(Game):
@@ -369,96 +353,8 @@ class Capivarias(Game):
             out.append({"kind": "round", "round": a["round"], "text": f"round {a['round']} begins"})
         return out
 
-    @classmethod
-    def params_from_dict(cls, d: Mapping[str, Any]) -> dict[str, Any]:
-        """The parameters a state dict says it was played with: ``expansion``
-        (``first_player`` only sets up a new game).
-
-        >>> GAME.params_from_dict(new_game(seed=1, expansion=True).to_dict())
-        {'expansion': True}
-        """
-        return {"expansion": _F.bool(_F.get(d, "expansion"), "expansion")}
-
-    def _encode_dict(self, d: Mapping[str, Any]) -> list[int]:
-        _F.game(d, "capivarias")
-        expansion = _F.bool(_F.get(d, "expansion"), "expansion")
-        if expansion != self._params["expansion"]:
-            raise _F.bad(f"this game is played {'with' if self._params['expansion'] else 'without'} the expansion")
-        wins = _F.list(_F.get(d, "round_wins"), "round_wins", 2)
-        out = [int(expansion), _F.int(_F.get(d, "round"), "round"), _F.int(wins[0], "round_wins[0]"),
-               _F.int(wins[1], "round_wins[1]"), _F.int(_F.get(d, "to_move"), "to_move", null=True),
-               _F.int(_F.get(d, "last_taker"), "last_taker", null=True),
-               _F.int(_F.get(d, "winner"), "winner", null=True), _F.seed(_F.get(d, "seed"))]
-        segments = _F.list(_F.get(d, "segments"), "segments", 3)
-        for i, seg in enumerate(segments):
-            if not isinstance(seg, Mapping):
-                raise _F.bad(f"segment {i} must be a dict")
-            cap = _F.get(seg, "capionca")
-            out += [_card(_F.get(seg, "river"), f"segment {i} river"),
-                    -1 if cap is None else _card(cap, f"segment {i} capionca")]
-            sides = _F.list(_F.get(seg, "sides"), f"segment {i} sides", 2)
-            for k, side in enumerate(sides):
-                out += _F.ids(side, f"segment {i} side {k}", _card, is_set=True)
-        out += _F.ids(_F.get(d, "available"), "available", _card)
-        out += _F.ids(_F.get(d, "pile"), "pile", _card)
-        out += _F.ids(_F.get(d, "discard"), "discard", _card, is_set=True)
-        return out
-
-    def _dict_from_view(self, view: Mapping[str, Any], player: int) -> dict[str, Any]:
-        _F.game(view, "capivarias")
-        d = dict(view)
-        segments = [dict(seg) if isinstance(seg, Mapping) else seg for seg in _F.list(_F.get(d, "segments"), "segments", 3)]
-        pile = _F.get(d, "pile")
-        if not isinstance(pile, Mapping):
-            raise _F.bad("a view's pile is {'count': n, 'top_modifier': m}")
-        count = _F.int(_F.get(pile, "count"), "pile count")
-        top = _F.get(pile, "top_modifier")
-        seen: set[str] = set()
-        for seg in segments:
-            if not isinstance(seg, Mapping):
-                raise _F.bad("segment must be a dict")
-            if not isinstance(_F.get(seg, "river"), Mapping):
-                raise _F.bad("a view's river card is {'modifier': m}")
-            if isinstance(seg.get("capionca"), str):
-                seen.add(seg["capionca"])
-            for side in _F.list(_F.get(seg, "sides"), "sides", 2):
-                seen.update(x for x in _F.list(side, "side") if isinstance(x, str))
-        for key in ("available", "discard"):
-            seen.update(x for x in _F.list(_F.get(d, key), key) if isinstance(x, str))
-        expansion = _F.bool(_F.get(d, "expansion"), "expansion")
-        unseen = [c for c in CARDS if (expansion or not c.expansion) and c.name not in seen]
-        # river cards need their modifiers and the pile top its own: match these
-        # slots to unseen cards (a few slots: plain backtracking), the rest is the pile
-        wants = [_F.int(_F.get(seg["river"], "modifier"), "river modifier") for seg in segments]
-        if count:
-            wants.append(_F.int(top, "pile top_modifier"))
-        pick = _match(wants, unseen)
-        if pick is None or len(unseen) != 3 + count:
-            raise _F.bad("the view's river and pile do not fit the cards it does not show")
-        for seg, c in zip(segments, pick):
-            seg["river"] = c.name
-        rest = [c.name for c in unseen if c not in pick]
-        d["segments"] = segments
-        d["pile"] = ([pick[3].name] if count else []) + rest
-        d["seed"] = 0
-        return d
-
 
 GAME = Capivarias
-
-
-def _match(wants: list[int], cards: list[Card]) -> Optional[list[Card]]:
-    """Distinct cards with the wanted modifiers, in order, or None."""
-    def go(i: int, used: list[Card]) -> Optional[list[Card]]:
-        if i == len(wants):
-            return used
-        for c in cards:
-            if c.modifier == wants[i] and c not in used:
-                got = go(i + 1, used + [c])
-                if got is not None:
-                    return got
-        return None
-    return go(0, [])
 
 # --- module functions ----------------------------------------------------------------------
 

@@ -27,15 +27,13 @@ c (0 = F01) with orientation n/r and placement m in ``+ >1 >2 >3 <1 <2 <3``;
 from __future__ import annotations
 
 import csv
-import json
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, ClassVar, Mapping, Optional, Sequence, Union
+from typing import Any, ClassVar, Optional, Sequence, Union
 
 from . import _capulana_events as _events
 from . import _core
-from ._errors import InvalidMoveError
-from ._fields import Fields, check_seed, unsigned
+from ._fields import check_seed
 from ._game import Game, load_game
 from ._state import Move as _Move
 from ._state import State as _State
@@ -509,22 +507,7 @@ class State(_State):
 _PHASES = ("offer", "weave", "over")
 
 
-_F = Fields("Capulana")
-
-
-def _card(name: Any, where: str) -> int:
-    return _F.card(name, where, _BY_NAME)
-
-
-def _offer(o: Any, where: str) -> list[int]:
-    if not isinstance(o, Mapping):
-        raise _F.bad(f"{where} must be a dict with player, slot, cards")
-    return [_F.int(_F.get(o, "player"), f"{where} player"), _F.int(_F.get(o, "slot"), f"{where} slot")] + \
-        _F.ids(_F.get(o, "cards"), where, _card, is_set=True)
-
-
-def _names(ids: list[int]) -> list[str]:
-    return [CARDS[i].name for i in ids]
+# --- the game (its dicts, views and notation: csrc/capulana_json.c) --------------------------
 
 
 class Capulana(Game):
@@ -560,124 +543,6 @@ class Capulana(Game):
         (False, True)
         """
         return not self._params.get("legacy_determinize", False)
-
-    @classmethod
-    def params_from_dict(cls, d: Mapping[str, Any]) -> dict[str, Any]:
-        """The parameters a state dict says it was played with: ``players``.
-
-        >>> GAME.params_from_dict(new_game(players=4, seed=2).to_dict())
-        {'players': 4}
-        """
-        n = _F.get(d, "players")
-        if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 5:
-            raise _F.bad(f"players must be an integer in [2, 5], not {n!r}")
-        return {"players": n}
-
-    def _encode_dict(self, d: Mapping[str, Any]) -> list[int]:
-        _F.game(d, "capulana")
-        n = _F.int(_F.get(d, "players"), "players")
-        if n != self.num_players:
-            raise _F.bad(f"players must be {self.num_players} in this game, not {n}")
-        phase = _F.get(d, "phase")
-        if phase not in _PHASES:
-            raise _F.bad(f"phase must be 'offer', 'weave' or 'over', not {phase!r}")
-        out = [n, _F.int(_F.get(d, "round"), "round"), _F.int(_F.get(d, "start_player"), "start_player"),
-               _PHASES.index(phase), _F.int(_F.get(d, "to_move"), "to_move", null=True),
-               _F.seed(_F.get(d, "seed"))]
-        objectives = _F.list(_F.get(d, "objectives"), "objectives")
-        obj_ids = []
-        for o in objectives:
-            if not isinstance(o, str) or o not in _OBJ_BY_NAME:
-                raise _F.bad(f"objectives: unknown objective {o!r}")
-            obj_ids.append(_OBJ_BY_NAME[o].index)
-        out += [len(obj_ids)] + sorted(obj_ids)
-        out += _F.ids(_F.get(d, "deck"), "deck", _card)
-        out += _F.ids(_F.get(d, "slots"), "slots", _card)
-        offers = _F.list(_F.get(d, "offers"), "offers")
-        out.append(len(offers))
-        for k, o in enumerate(offers):
-            out += _offer(o, f"offer {k}")
-        open_offer = _F.get(d, "open_offer")
-        out += [0] if open_offer is None else [1] + _offer(open_offer, "open_offer")
-        for q, hand in enumerate(_F.list(_F.get(d, "hands"), "hands", n)):
-            out += _F.ids(hand, f"hand of player {q}", _card, is_set=True)
-        for q, row in enumerate(_F.list(_F.get(d, "capulanas"), "capulanas", n)):
-            where = f"capulana of player {q}"
-            out.append(len(_F.list(row, where)))
-            for e in row:
-                parts = e.split() if isinstance(e, str) else []
-                if len(parts) != 2 or len(parts[1]) < 2 or parts[1][0] not in ORIENTATIONS or parts[1][1:] not in PLACEMENTS:
-                    raise _F.bad(f"{where}: entry {e!r} is not 'CARD orientation+placement' like 'F30 r>1'")
-                out += [_card(parts[0], where), 7 * ORIENTATIONS.index(parts[1][0]) + PLACEMENTS.index(parts[1][1:])]
-        out += [_F.int(w, f"woven[{q}]") for q, w in enumerate(_F.list(_F.get(d, "woven"), "woven", n))]
-        for q, x in enumerate(_F.list(_F.get(d, "weave_done"), "weave_done", n)):
-            if not isinstance(x, bool):
-                raise _F.bad(f"weave_done[{q}] must be true or false, not {x!r}")
-            out.append(int(x))
-        known = _F.get(d, "known")
-        if not isinstance(known, Mapping):
-            raise _F.bad(f"known must be a dict of card: player, not {type(known).__name__}")
-        pairs = sorted((_card(c, "known"), _F.int(q, f"known[{c}]")) for c, q in known.items())
-        out.append(len(pairs))
-        for c, q in pairs:
-            out += [c, q]
-        return out
-
-    def _dict_from_view(self, view: Mapping[str, Any], player: int) -> dict[str, Any]:
-        _F.game(view, "capulana")
-        d: dict[str, Any] = json.loads(json.dumps(view))     # a deep copy of plain JSON values
-        n = self.num_players
-        hands = _F.list(_F.get(d, "hands"), "hands", n)
-        rows = _F.list(_F.get(d, "capulanas"), "capulanas", n)
-        known = _F.get(d, "known")
-        if not isinstance(known, dict):
-            raise _F.bad("known must be a dict of card: player")
-        offers = _F.list(_F.get(d, "offers"), "offers") + ([d["open_offer"]] if d.get("open_offer") else [])
-        if isinstance(hands[player], dict):
-            raise _F.bad(f"the view shows player {player}'s hand as a count: it is another seat's view, "
-                         f"not player {player}'s")
-        # only names are collected here; a value of another type is named by from_dict's checks
-        seen = set(known) | {x for x in _F.list(_F.get(d, "slots"), "slots") if isinstance(x, str)}
-        seen.update(x for x in _F.list(hands[player], f"hand of player {player}") if isinstance(x, str))
-        for row in rows:
-            seen.update(e.split()[0] for e in _F.list(row, "capulana") if isinstance(e, str) and e.split())
-        for o in offers:
-            if not isinstance(o, dict) or not isinstance(o.get("cards"), (list, dict)):
-                raise _F.bad("an offer is a dict with player, slot, cards")
-            if isinstance(o["cards"], list):
-                seen.update(x for x in o["cards"] if isinstance(x, str))
-        # others' hidden cards are dealt ones, black (1.2; the state check counts purple cards out of the deck)
-        pool = [c.name for c in sorted((c for c in CARDS if c.is_fabric), key=lambda c: c.stripe != "black")
-                if c.name not in seen]
-        for q in range(n):
-            if q == player:
-                continue
-            h = hands[q]
-            if not isinstance(h, dict):
-                raise _F.bad(f"a view shows player {q}'s hand as {{'count': n}}")
-            mine = sorted(c for c, holder in known.items() if holder == q)
-            count = _F.int(_F.get(h, "count"), f"hand count of player {q}")
-            hidden = [o for o in offers if o.get("player") == q and isinstance(o["cards"], dict)]
-            hand, spill = mine[:count], mine[count:]   # known cards beyond the hand lie in an offer (R6)
-            for o in hidden:
-                k = _F.int(_F.get(o["cards"], "count"), "offer count")
-                take = spill[:k]
-                spill = spill[k:]
-                while len(take) < k and pool:
-                    take.append(pool.pop(0))
-                o["cards"] = sorted(take)
-            if spill:
-                raise _F.bad(f"player {q} has more known cards than their hand and offers hold")
-            while len(hand) < count and pool:
-                hand.append(pool.pop(0))
-            hands[q] = sorted(hand)
-        deck = _F.get(d, "deck")
-        if not isinstance(deck, dict):
-            raise _F.bad("a view shows the deck as {'count': n}")
-        d["deck"] = pool
-        d["seed"] = 0
-        return d
-
 
 GAME = Capulana
 
