@@ -316,6 +316,47 @@ static void cv_params(sr_jread *r, int d, int *values, int *given) {
     given[CV_PARAM_EXPANSION] = 1;
 }
 
+/* ---- events (Game._seen_move, _aftermath) ---- */
+
+/* Every move is public (a card taken or played face up). */
+static void cv_seen(const sr_game *g, const int64_t *before, int nb, int action, int mover, int player,
+                    const char *notation, sr_jw *w) {
+    (void)g; (void)before; (void)nb; (void)action; (void)player;
+    sr_jw_key(w, "move"); sr_jw_str(w, notation);
+    sr_jw_key(w, "text"); sr_jw_strf(w, "P%d: %s", mover, notation);
+}
+
+/* A round's result and the next round's start (public: round wins are in
+ * every view). Encoding fields: 1 round, 2 and 3 round wins, 6 winner. */
+static void cv_after(const sr_game *g, const int64_t *b, int nb, const int64_t *a, int na, int over, sr_jw *w) {
+    (void)g;
+    if (nb < 8 || na < 8) return;
+    if (a[1] == b[1] && a[6] < 0 && a[2] == b[2] && a[3] == b[3]) return;
+    int won[2], n = 0;
+    for (int p = 0; p < 2; ++p)
+        if (a[2 + p] > b[2 + p]) won[n++] = p;
+    char who[32];
+    if (n == 2) snprintf(who, sizeof who, "P%d and P%d", won[0], won[1]);
+    else if (n == 1) snprintf(who, sizeof who, "P%d", won[0]);
+    else snprintf(who, sizeof who, "nobody");
+    sr_jw_obj(w);
+    sr_jw_key(w, "kind"); sr_jw_str(w, "round_end");
+    sr_jw_key(w, "round"); sr_jw_int(w, b[1]);
+    sr_jw_key(w, "winners"); sr_jw_arr(w); for (int k = 0; k < n; ++k) sr_jw_int(w, won[k]); sr_jw_end_arr(w);
+    sr_jw_key(w, "round_wins"); sr_jw_arr(w); sr_jw_int(w, a[2]); sr_jw_int(w, a[3]); sr_jw_end_arr(w);
+    sr_jw_key(w, "text");
+    sr_jw_strf(w, "round %lld ends: %s %s it (round wins %lld-%lld)", (long long)b[1], who, n > 1 ? "win" : "wins",
+               (long long)a[2], (long long)a[3]);
+    sr_jw_end_obj(w);
+    if (!over) {
+        sr_jw_obj(w);
+        sr_jw_key(w, "kind"); sr_jw_str(w, "round");
+        sr_jw_key(w, "round"); sr_jw_int(w, a[1]);
+        sr_jw_key(w, "text"); sr_jw_strf(w, "round %lld begins", (long long)a[1]);
+        sr_jw_end_obj(w);
+    }
+}
+
 const sr_json_codec cv_json = {
     .title = "Capiv\xc3\xa1rias",
     .write = cv_write,
@@ -323,4 +364,6 @@ const sr_json_codec cv_json = {
     .read = cv_read,
     .dict_from_view = cv_from_view,
     .params_from_dict = cv_params,
+    .seen_move = cv_seen,
+    .aftermath = cv_after,
 };

@@ -712,6 +712,143 @@ static void cp_params(sr_jread *r, int d, int *values, int *given) {
     given[CP_PARAM_PLAYERS] = 1;
 }
 
+/* ---- events (_capulana_events.py: Game._seen_move, _aftermath) ---- */
+
+/* A bid and "done" are public; an offered card is face down (who, which
+ * slot and how many cards are shown, 1.3); weaving is hidden until every
+ * player has finished the step (R7). */
+static void cp_seen(const sr_game *g, const int64_t *b, int nb, int action, int mover, int player,
+                    const char *notation, sr_jw *w) {
+    const cp_rules *rules = (const cp_rules *)g->rules;
+    cp_layout L;
+    if (layout(b, nb, &L) != SR_OK) return;
+    if (action < CP_A_OFFER) {
+        int slot = action - CP_A_BID;
+        sr_jw_key(w, "move"); sr_jw_str(w, notation);
+        sr_jw_key(w, "text");
+        sr_jw_strf(w, "P%d bids on slot %d (%s)", mover, slot,
+                   slot < b[L.slots] ? rules->card[b[L.slots + 1 + slot]].name : "?");
+        return;
+    }
+    if (action == CP_A_DONE && L.open >= 0) {
+        long long k = (long long)b[L.open + 2];
+        sr_jw_key(w, "move"); sr_jw_str(w, notation);
+        sr_jw_key(w, "text");
+        sr_jw_strf(w, "P%d closes an offer of %lld card%s on slot %lld", mover, k, k != 1 ? "s" : "",
+                   (long long)b[L.open + 1]);
+        return;
+    }
+    if (mover == player) {
+        sr_jw_key(w, "move"); sr_jw_str(w, notation);
+        sr_jw_key(w, "text"); sr_jw_strf(w, "P%d: %s", mover, notation);
+        return;
+    }
+    sr_jw_key(w, "move"); sr_jw_null(w);
+    sr_jw_key(w, "text");
+    if (action < CP_A_DONE && L.open >= 0)
+        sr_jw_strf(w, "P%d adds a card to the offer on slot %lld, face down", mover, (long long)b[L.open + 1]);
+    else
+        sr_jw_strf(w, "P%d weaves (shown when the step ends)", mover);
+}
+
+/* " ".join(names) or "nothing" of the n card ids at ids, appended to out. */
+static void join_names(const cp_rules *rules, const int64_t *ids, int64_t n, const char *sep, char *out, size_t cap) {
+    size_t at = strlen(out);
+    if (n <= 0) { snprintf(out + at, cap - at, "nothing"); return; }
+    for (int64_t k = 0; k < n && at < cap; ++k)
+        at += (size_t)snprintf(out + at, cap - at, "%s%s", k ? sep : "", rules->card[ids[k]].name);
+}
+
+/* The auction's results when the last offer closes (R5, R6: every offered
+ * and announced card is public then), everyone's weaving when a step ends
+ * (R7), and a new round's announced cards, in that order. */
+static void cp_after(const sr_game *g, const int64_t *b, int nb, const int64_t *a, int na, int over, sr_jw *w) {
+    const cp_rules *rules = (const cp_rules *)g->rules;
+    cp_layout B, A;
+    if (layout(b, nb, &B) != SR_OK || layout(a, na, &A) != SR_OK) return;
+    if (b[3] == CP_PHASE_OFFER && a[3] != CP_PHASE_OFFER) {
+        int offers[2 * CP_MAX_PLAYERS + 1], no = 0;
+        for (int k = 0; k < B.n_offers; ++k) offers[no++] = B.offer[k];
+        if (B.open >= 0) offers[no++] = B.open;
+        for (int k = 0; k < b[B.slots]; ++k) {
+            int64_t card = b[B.slots + 1 + k], winner = -1;
+            for (int j = 0; j < a[A.known]; ++j)
+                if (a[A.known + 1 + 2 * j] == card) winner = a[A.known + 2 + 2 * j];
+            int pair[2 * CP_MAX_PLAYERS + 1], np = 0, won = -1, lost = -1;
+            for (int j = 0; j < no; ++j)
+                if (b[offers[j] + 1] == k) pair[np++] = offers[j];
+            for (int j = 0; j < np && won < 0; ++j)
+                if (b[pair[j]] == winner) won = pair[j];
+            for (int j = 0; j < np && lost < 0; ++j)
+                if (pair[j] != won) lost = pair[j];
+            if (won < 0 || lost < 0) continue;      /* never in play: each slot has its two offers */
+            const char *cn = rules->card[card].name;
+            char text[1024], wn[256] = "", ln[256] = "";
+            join_names(rules, b + won + 3, b[won + 2], " ", wn, sizeof wn);
+            join_names(rules, b + lost + 3, b[lost + 2], " ", ln, sizeof ln);
+            int at = snprintf(text, sizeof text, "slot %d (%s): P%lld (%s) beats P%lld (%s); P%lld takes %s", k, cn,
+                              (long long)winner, wn, (long long)b[lost], ln, (long long)winner, cn);
+            if (b[lost + 2] > 0) at += snprintf(text + at, sizeof text - (size_t)at, " and %s", ln);
+            if (b[won + 2] > 0) snprintf(text + at, sizeof text - (size_t)at, ", P%lld takes %s", (long long)b[lost], wn);
+            sr_jw_obj(w);
+            sr_jw_key(w, "kind"); sr_jw_str(w, "auction");
+            sr_jw_key(w, "slot"); sr_jw_int(w, k);
+            sr_jw_key(w, "card"); sr_jw_str(w, cn);
+            sr_jw_key(w, "winner"); sr_jw_int(w, winner);
+            sr_jw_key(w, "loser"); sr_jw_int(w, b[lost]);
+            sr_jw_key(w, "revealed");
+            sr_jw_obj(w);
+            sr_jw_key(w, "offers");
+            sr_jw_arr(w);
+            for (int j = 0; j < np; ++j) {
+                sr_jw_obj(w);
+                sr_jw_key(w, "player"); sr_jw_int(w, b[pair[j]]);
+                sr_jw_key(w, "cards");
+                names(rules, b, pair[j] + 2, w);
+                sr_jw_end_obj(w);
+            }
+            sr_jw_end_arr(w);
+            sr_jw_end_obj(w);
+            sr_jw_key(w, "text"); sr_jw_str(w, text);
+            sr_jw_end_obj(w);
+        }
+    }
+    if (b[3] == CP_PHASE_WEAVE && a[3] != CP_PHASE_WEAVE) {
+        for (int q = 0; q < B.players && q < A.players; ++q) {
+            int64_t start = b[B.row[q]] - b[B.woven + q], n = a[A.row[q]];
+            char text[512] = "", list[448] = "";
+            size_t at = 0;
+            sr_jw_obj(w);
+            sr_jw_key(w, "kind"); sr_jw_str(w, "woven");
+            sr_jw_key(w, "player"); sr_jw_int(w, q);
+            sr_jw_key(w, "cards");
+            sr_jw_arr(w);
+            for (int64_t j = start < 0 ? 0 : start; j < n; ++j) {
+                char e[CP_NAME_LEN + 8];
+                int64_t c = a[A.row[q] + 1 + 2 * j], p = a[A.row[q] + 2 + 2 * j];
+                snprintf(e, sizeof e, "%s %c%s", rules->card[c].name, ORIENTATIONS[p / 7], PLACEMENTS[p % 7]);
+                sr_jw_str(w, e);
+                if (at < sizeof list) at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", at ? ", " : "", e);
+            }
+            sr_jw_end_arr(w);
+            snprintf(text, sizeof text, "P%d wove %s", q, at ? list : "nothing");
+            sr_jw_key(w, "text"); sr_jw_str(w, text);
+            sr_jw_end_obj(w);
+        }
+    }
+    if (a[1] > b[1] && !over) {
+        char slots[256] = "";
+        join_names(rules, a + A.slots + 1, a[A.slots], " ", slots, sizeof slots);
+        sr_jw_obj(w);
+        sr_jw_key(w, "kind"); sr_jw_str(w, "round");
+        sr_jw_key(w, "round"); sr_jw_int(w, a[1]);
+        sr_jw_key(w, "slots"); names(rules, a, A.slots, w);
+        sr_jw_key(w, "text");
+        sr_jw_strf(w, "round %lld begins: slots %s", (long long)a[1], a[A.slots] ? slots : "");
+        sr_jw_end_obj(w);
+    }
+}
+
 const sr_json_codec cp_json = {
     .title = "Capulana",
     .write = cp_write,
@@ -720,4 +857,6 @@ const sr_json_codec cp_json = {
     .dict_from_view = cp_from_view,
     .params_from_dict = cp_params,
     .view_is_json_copy = 1,
+    .seen_move = cp_seen,
+    .aftermath = cp_after,
 };

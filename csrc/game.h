@@ -63,6 +63,7 @@ typedef struct {
     int constant_sum;            /* 1 = every finished game's returns sum to utility_sum (zero-sum
                                     when it is 0); 0 = general-sum (OpenSpiel's GameType.utility) */
     double utility_sum;          /* that sum (read only when constant_sum is 1) */
+    int exact_determinize;       /* 1 = determinize draws uniformly from every world consistent with the view */
 } sr_game_info;
 
 typedef struct sr_game sr_game;
@@ -142,6 +143,7 @@ typedef struct {
 typedef struct {
     const char *name;            /* e.g. "players" */
     int min, max, def;           /* inclusive range and default */
+    int is_bool;                 /* 1 = a true/false parameter (0 or 1 here) */
 } sr_param_spec;
 
 /* A game's JSON layer (state_json.h). */

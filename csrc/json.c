@@ -1,6 +1,7 @@
 /* json.c - the JSON writer of json.h. */
 #include "json.h"
 #include "game.h"
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -128,6 +129,15 @@ void sr_jw_opt(sr_jw *w, int64_t v) {
 void sr_jw_str(sr_jw *w, const char *s) {
     before_value(w);
     str_raw(w, s);
+}
+
+void sr_jw_strf(sr_jw *w, const char *fmt, ...) {
+    char t[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t, sizeof t, fmt, ap);
+    va_end(ap);
+    sr_jw_str(w, t);
 }
 
 size_t sr_jw_raw(sr_jw *w, const char *text, size_t n) {

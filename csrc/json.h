@@ -53,6 +53,8 @@ void sr_jw_u64(sr_jw *w, uint64_t v);
 void sr_jw_bool(sr_jw *w, int v);
 void sr_jw_null(sr_jw *w);
 void sr_jw_str(sr_jw *w, const char *s);
+/* A string made as printf makes it (cut at 1023 bytes). */
+void sr_jw_strf(sr_jw *w, const char *fmt, ...);
 /* An int, or null when v < 0 (the encodings' "none"). */
 void sr_jw_opt(sr_jw *w, int64_t v);
 /* Raw JSON text (already valid) as a value; the offset it starts at. */

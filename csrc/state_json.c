@@ -403,3 +403,61 @@ int sr_params_from_json(const sr_game_def *d, const char *text, size_t len, cons
     free(doc.nodes);
     return rc;
 }
+
+/* ---- events ---------------------------------------------------------------------- */
+
+int sr_events_json(const sr_game_def *d, const sr_game *g, const void *state, int action, int player, char *buf,
+                   size_t n) {
+    sr_state_buf after;
+    int64_t eb[SR_MAX_ENCODED], ea[SR_MAX_ENCODED];
+    char notation[64];
+    sr_jw w;
+    if (!d->json) return -SR_E_STATE;
+    if (player < 0 || player >= g->info.num_players) return -SR_E_PARAM;
+    int mover = g->current_player(g->rules, state);
+    memcpy(after.b, state, g->info.state_size);
+    int rc = sr_apply_checked(g, after.b, action);
+    if (rc != SR_OK) return -rc;
+    int nb = g->encode(g->rules, state, eb, SR_MAX_ENCODED), na = g->encode(g->rules, after.b, ea, SR_MAX_ENCODED);
+    if (nb < 0 || na < 0) return -SR_E_RANGE;
+    if (g->action_to_string(g->rules, action, notation, sizeof notation) < 0) return -SR_E_RANGE;
+    int over = g->current_player(g->rules, after.b) == SR_TERMINAL;
+    sr_jw_init(&w, buf, n);
+    sr_jw_arr(&w);
+    sr_jw_obj(&w);
+    sr_jw_key(&w, "kind"); sr_jw_str(&w, "move");
+    sr_jw_key(&w, "player"); sr_jw_int(&w, mover);
+    if (d->json->seen_move) {
+        d->json->seen_move(g, eb, nb, action, mover, player, notation, &w);
+    } else {                                       /* by default a player sees only their own moves */
+        sr_jw_key(&w, "move");
+        if (mover == player) sr_jw_str(&w, notation); else sr_jw_null(&w);
+        sr_jw_key(&w, "text");
+        if (mover == player) sr_jw_strf(&w, "P%d: %s", mover, notation); else sr_jw_strf(&w, "P%d moved", mover);
+    }
+    sr_jw_end_obj(&w);
+    if (d->json->aftermath) d->json->aftermath(g, eb, nb, ea, na, over, &w);
+    if (over) {
+        double r[SR_MAX_PLAYERS];
+        int sc[SR_MAX_PLAYERS], win[SR_MAX_PLAYERS], nw = 0;
+        const int np = g->info.num_players;
+        g->returns(g->rules, after.b, r);
+        g->scores(g->rules, after.b, sc);
+        double top = r[0], low = r[0];
+        for (int p = 1; p < np; ++p) { if (r[p] > top) top = r[p]; if (r[p] < low) low = r[p]; }
+        for (int p = 0; p < np && low != top; ++p)
+            if (r[p] == top) win[nw++] = p;
+        char who[64] = "";
+        size_t at = 0;
+        for (int k = 0; k < nw; ++k) at += (size_t)snprintf(who + at, sizeof who - at, "%sP%d", k ? ", " : "", win[k]);
+        sr_jw_obj(&w);
+        sr_jw_key(&w, "kind"); sr_jw_str(&w, "over");
+        sr_jw_key(&w, "winners"); sr_jw_arr(&w); for (int k = 0; k < nw; ++k) sr_jw_int(&w, win[k]); sr_jw_end_arr(&w);
+        sr_jw_key(&w, "scores"); sr_jw_arr(&w); for (int p = 0; p < np; ++p) sr_jw_int(&w, sc[p]); sr_jw_end_arr(&w);
+        sr_jw_key(&w, "text");
+        sr_jw_strf(&w, "the game is over: %s %s", nw ? who : "nobody", nw == 1 ? "wins" : "win");
+        sr_jw_end_obj(&w);
+    }
+    sr_jw_end_arr(&w);
+    return sr_jw_finish(&w);
+}

@@ -60,6 +60,17 @@ struct sr_json_codec {
     /* The game's parameters a state dict names (Game.params_from_dict):
      * values[k] of registry parameter k when given[k] is set. */
     void (*params_from_dict)(sr_jread *r, int d, int *values, int *given);
+    /* What seat `player` sees of the move `action` (notation given) by
+     * `mover` from the state encoded before[0..nb): the "move" (notation or
+     * null) and "text" fields of the move event (Game._seen_move). NULL: a
+     * player sees only their own moves. */
+    void (*seen_move)(const sr_game *g, const int64_t *before, int nb, int action, int mover, int player,
+                      const char *notation, sr_jw *w);
+    /* The public events the move set off (Game._aftermath: a round's end,
+     * an auction, the weaving shown), as objects into the open array w.
+     * NULL: none. */
+    void (*aftermath)(const sr_game *g, const int64_t *before, int nb, const int64_t *after, int na,
+                      int after_terminal, sr_jw *w);
     /* 1: dict_from_view reads a JSON copy of the view (Python tuples are
      * lists there, as capulana.py's json.loads(json.dumps(view)) made them). */
     int view_is_json_copy;
@@ -107,6 +118,16 @@ int sr_state_from_json(const sr_game_def *d, const sr_game *g, const char *text,
  * long), SR_OK, or SR_E_STATE with msg. */
 int sr_fields_from_json(const sr_game_def *d, const sr_game *g, const char *text, size_t len, const int *tuples,
                         int n_tuples, int64_t *out, int *n_out, char *msg, size_t msg_len);
+
+/* What seat player sees happen when the player to move in state plays
+ * action (Game.public_events, docs/protocol.md): a JSON array of events,
+ * the move's ({"kind": "move", "player", "move", "text"}), those it set
+ * off (the codec's aftermath), and {"kind": "over", "winners", "scores",
+ * "text"} when it ended the game, into buf. Its length; -SR_E_TERMINAL,
+ * -SR_E_ILLEGAL, -SR_E_RANGE (an action not legal in state, state
+ * untouched), -SR_E_PARAM (player), -SR_E_RANGE (buf too small). */
+int sr_events_json(const sr_game_def *d, const sr_game *g, const void *state, int action, int player, char *buf,
+                   size_t n);
 
 /* The parameters a state dict's JSON names (Game.params_from_dict): SR_OK
  * with values[k], given[k] for registry parameter k (SR_MAX_PARAMS long),

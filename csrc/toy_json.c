@@ -179,6 +179,16 @@ static void toy_params(sr_jread *r, int d, int *values, int *given) {
     (void)r; (void)d; (void)values; (void)given;
 }
 
+/* ---- events (Game._seen_move, _aftermath) ---- */
+
+/* Every move is public (a card taken or played face up). */
+static void toy_seen(const sr_game *g, const int64_t *before, int nb, int action, int mover, int player,
+                    const char *notation, sr_jw *w) {
+    (void)g; (void)before; (void)nb; (void)action; (void)player;
+    sr_jw_key(w, "move"); sr_jw_str(w, notation);
+    sr_jw_key(w, "text"); sr_jw_strf(w, "P%d: %s", mover, notation);
+}
+
 const sr_json_codec toy_json = {
     .title = "Toy",
     .write = toy_write,
@@ -186,4 +196,5 @@ const sr_json_codec toy_json = {
     .read = toy_read,
     .dict_from_view = toy_from_view,
     .params_from_dict = toy_params,
+    .seen_move = toy_seen,
 };

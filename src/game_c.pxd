@@ -39,6 +39,7 @@ cdef extern from "game.h" nogil:
         int observation_size
         int constant_sum
         double utility_sum
+        int exact_determinize
 
     ctypedef struct sr_game:
         sr_game_info info
@@ -70,6 +71,7 @@ cdef extern from "game.h" nogil:
         int min
         int max
         int default "def"
+        int is_bool
 
     ctypedef struct sr_game_def:
         const char *name
@@ -81,6 +83,7 @@ cdef extern from "game.h" nogil:
         sr_param_spec params[4]
         int (*make)(const void *rules, const int *params, sr_game *g, char *msg, size_t msg_len) noexcept nogil
         const sr_policy *policy
+        const void *json         # a const sr_json_codec * (state_json_c.pxd)
 
     int sr_game_count()
     const sr_game_def *sr_game_at(int i)

@@ -2,8 +2,8 @@
 # notation and events are written and read by csrc/state_json.h, the one
 # implementation the WebAssembly engine (csrc/wasm/tbw.c) calls too. This
 # file only moves text between Python and C.
-from state_json_c cimport (SR_MAX_JSON, sr_state_to_json, sr_fields_to_json, sr_parse_action, sr_state_from_json,
-                           sr_params_from_json, sr_fields_from_json)
+from state_json_c cimport (SR_MAX_JSON, sr_json_codec, sr_state_to_json, sr_fields_to_json, sr_parse_action, sr_state_from_json,
+                           sr_params_from_json, sr_fields_from_json, sr_events_json)
 
 
 def state_json(CoreState st, int viewer):
@@ -146,3 +146,29 @@ def params_from_json(str name, str text, tuples):
     if rc != SR_OK:
         raise InvalidStateError(msg.decode("utf-8", "surrogatepass"))
     return {d.params[k].name.decode(): values[k] for k in range(d.num_params) if given[k]}
+
+
+def events_json(CoreState st, int action, int player):
+    """What seat player sees happen when the player to move in st plays
+    action (Game.public_events): the JSON array of events written in C
+    (csrc/state_json.h). The caller checks the player and the action's
+    legality; IllegalMoveError otherwise, st untouched."""
+    cdef const sr_game *g = st._g()
+    cdef char buf[SR_MAX_JSON]
+    cdef int n = sr_events_json(st.core_game.d, g, st.s.b, action, player, buf, sizeof(buf))
+    if n == -SR_E_TERMINAL or n == -SR_E_ILLEGAL or n == -SR_E_RANGE:
+        raise IllegalMoveError(f"action {action} is not legal here")
+    if n < 0:
+        raise EngineError(f"the events cannot be written (error {-n})")
+    return buf[:n].decode("ascii")
+
+
+def game_facts(CoreGame cg):
+    """What the front ends take from the registry rather than from a game's
+    own code (the WebAssembly engine reads the same): the game's title, each
+    parameter's kind (True: true/false) and whether determinize is exact."""
+    cdef const sr_game_def *d = cg.d
+    cdef const sr_json_codec *codec = <const sr_json_codec *> d.json
+    return {"title": (<bytes> codec.title).decode("utf-8") if codec != NULL else None,
+            "param_is_bool": [bool(d.params[k].is_bool) for k in range(d.num_params)],
+            "exact_determinize": bool(cg.g.info.exact_determinize)}

@@ -337,3 +337,56 @@ def test_dicts_and_views_load_as_the_python_readers_did(name: str, params: dict[
     v = _mutate(s.view(p), rng, edits)
     assert _outcome(lambda: g.from_view(v, p)) == \
         _outcome(lambda: OLD.old_from_view(g, check_plain(v, f"invalid {title} view: it"), p))
+
+
+# --- events: sr_events_json against the Python feed it replaced ------------------------------------
+
+from tests.reference import events as OLD_EVENTS  # noqa: E402
+
+
+@pytest.mark.parametrize(("name", "params"), CASES, ids=IDS)
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1))
+def test_events_are_the_python_feeds(name: str, params: dict[str, Any], seed: int) -> None:
+    """Every move of a random game, seen from every seat: Game.public_events
+    (written in C) equals the Python feed it replaced
+    (tests/reference/events.py), rounds, auctions, weaving and the end included."""
+    g = tabuleiro.load_game(name, **params)
+    s = g.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    kinds: set[str] = set()
+    while not s.is_terminal:
+        a = rng.choice(s.legal_actions())
+        for p in range(g.num_players):
+            got = g.public_events(s, a, p)
+            assert got == OLD_EVENTS.old_public_events(g, s, a, p)
+            kinds.update(e["kind"] for e in got)
+        s.push(a)
+    assert "over" in kinds
+
+
+def test_events_refuse_what_public_events_refused() -> None:
+    g = tabuleiro.load_game("toy")
+    s = g.new_initial_state(seed=2)
+    with pytest.raises(tabuleiro.IllegalMoveError):
+        g.public_events(s, 1, 0)                       # play 2 is not in player 0's hand
+    with pytest.raises(ValueError, match="player must be an integer"):
+        g.public_events(s, 2, 2)
+    with pytest.raises(tabuleiro.IllegalMoveError):
+        _core.events_json(s, 1, 0)                     # the binding checks legality itself too
+
+
+def test_python_names_the_registrys_facts() -> None:
+    """What both hosts read from the registry in C (the WebAssembly engine
+    has nothing else): a game's title, which parameters are true/false, and
+    whether its determinization is exact, agree with the Python classes."""
+    for name in tabuleiro.games():
+        for p in tabuleiro.load_game(name).param_specs():
+            assert p.type in (bool, int)
+        g = tabuleiro.load_game(name)
+        facts = _core.game_facts(g._core)
+        assert facts["title"] == g.title
+        assert facts["param_is_bool"] == [t is bool for t in g.PARAM_TYPES.values()]
+        assert facts["exact_determinize"] is g.determinize_is_exact is True
+    legacy = tabuleiro.load_game("capulana", legacy_determinize=True)
+    assert _core.game_facts(legacy._core)["exact_determinize"] is legacy.determinize_is_exact is False

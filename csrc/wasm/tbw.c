@@ -59,6 +59,11 @@ EMSCRIPTEN_KEEPALIVE const char *tbw_param_name(int gi, int k) { return sr_game_
 EMSCRIPTEN_KEEPALIVE int tbw_param_min(int gi, int k) { return sr_game_at(gi)->params[k].min; }
 EMSCRIPTEN_KEEPALIVE int tbw_param_max(int gi, int k) { return sr_game_at(gi)->params[k].max; }
 EMSCRIPTEN_KEEPALIVE int tbw_param_def(int gi, int k) { return sr_game_at(gi)->params[k].def; }
+EMSCRIPTEN_KEEPALIVE int tbw_param_is_bool(int gi, int k) { return sr_game_at(gi)->params[k].is_bool; }
+/* The game's title (its name as people write it, UTF-8), or NULL when it has no JSON layer. */
+EMSCRIPTEN_KEEPALIVE const char *tbw_game_title(int gi) {
+    return sr_game_at(gi) && sr_game_at(gi)->json ? sr_game_at(gi)->json->title : NULL;
+}
 
 static const char *data_text(const char *file) {
     for (size_t i = 0; i < sizeof TBW_DATA / sizeof TBW_DATA[0]; ++i)
@@ -105,7 +110,7 @@ EMSCRIPTEN_KEEPALIVE void tbw_game_free(sr_game *g) { free(g); }
 
 /* GameInfo facts, one getter each (k: 0 players, 1 distinct actions, 2 max
  * length, 3 hidden information, 4 state bytes, 5 observation floats, 6
- * constant sum). */
+ * constant sum, 7 exact determinization). */
 EMSCRIPTEN_KEEPALIVE int tbw_info_int(const sr_game *g, int k) {
     switch (k) {
     case 0: return g->info.num_players;
@@ -115,6 +120,7 @@ EMSCRIPTEN_KEEPALIVE int tbw_info_int(const sr_game *g, int k) {
     case 4: return (int)g->info.state_size;
     case 5: return g->info.observation_size;
     case 6: return g->info.constant_sum;
+    case 7: return g->info.exact_determinize;
     default: return 0;
     }
 }
@@ -202,6 +208,13 @@ EMSCRIPTEN_KEEPALIVE int tbw_state_from_json(const sr_game *g, int gi, const cha
 EMSCRIPTEN_KEEPALIVE int tbw_params_from_json(int gi, const char *text, int len, int *values, int *given, char *msg,
                                               int msg_len) {
     return sr_params_from_json(sr_game_at(gi), text, (size_t)len, NULL, 0, values, given, msg, (size_t)msg_len);
+}
+/* What seat player sees happen when the player to move in st plays action
+ * (Game.public_events) as a JSON array into buf; its length, or a negative
+ * error code (the action not legal: st untouched). */
+EMSCRIPTEN_KEEPALIVE int tbw_events_json(const sr_game *g, int gi, const void *st, int action, int player, char *buf,
+                                         int n) {
+    return sr_events_json(sr_game_at(gi), g, st, action, player, buf, (size_t)n);
 }
 /* Bytes a JSON buffer needs (SR_MAX_JSON). */
 EMSCRIPTEN_KEEPALIVE int tbw_json_max(void) { return SR_MAX_JSON; }

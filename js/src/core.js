@@ -42,13 +42,15 @@ export class Core {
       const params = [];
       for (let k = 0; k < this.f.tbw_param_count(gi); k++) {
         params.push({ name: m.UTF8ToString(this.f.tbw_param_name(gi, k)), min: this.f.tbw_param_min(gi, k),
-          max: this.f.tbw_param_max(gi, k), def: this.f.tbw_param_def(gi, k) });
+          max: this.f.tbw_param_max(gi, k), def: this.f.tbw_param_def(gi, k), bool: !!this.f.tbw_param_is_bool(gi, k) });
       }
       const data = [];
       for (let k = 0; k < this.f.tbw_data_count(gi); k++) data.push(m.UTF8ToString(this.f.tbw_data_text(gi, k)));
       const defaults = { c: this.f.tbw_policy_default(gi, 0), shaped: !!this.f.tbw_policy_default(gi, 1),
         prior: !!this.f.tbw_policy_default(gi, 2), horizon: !!this.f.tbw_policy_default(gi, 3) };
-      this.names.push({ gi, name: m.UTF8ToString(this.f.tbw_game_name(gi)), params, data, defaults });
+      const title = this.f.tbw_game_title(gi);
+      this.names.push({ gi, name: m.UTF8ToString(this.f.tbw_game_name(gi)), title: title ? m.UTF8ToString(title) : null,
+        params, data, defaults });
     }
   }
 
@@ -113,6 +115,7 @@ export class CoreGame {
     this.stateSize = f.tbw_info_int(ptr, 4);
     this.observationSize = f.tbw_info_int(ptr, 5);
     this.constantSum = !!f.tbw_info_int(ptr, 6);
+    this.exactDeterminize = !!f.tbw_info_int(ptr, 7);
     this.minUtility = f.tbw_info_double(ptr, 0);
     this.maxUtility = f.tbw_info_double(ptr, 1);
     this.utilitySum = f.tbw_info_double(ptr, 2);
@@ -187,6 +190,13 @@ export class CoreGame {
       m._free(p);
       m._free(msg);
     }
+  }
+  /** What seat player sees happen when the player to move plays action
+   * (Game.public_events), written in C: the array of event objects. */
+  events(bytes, action, player) {
+    const n = this.core.f.tbw_events_json(this.ptr, this.spec.gi, this.load(bytes), action, player, this.core.json, this.core.jsonMax);
+    if (n < 0) throw new Error(`the events cannot be written (error ${-n})`);
+    return this.core.m.UTF8ToString(this.core.json, n);
   }
   /** A state from the JSON text of a state dict (viewer -1) or of seat
    * viewer's view, read and checked in C (csrc/state_json.h): {bytes} or

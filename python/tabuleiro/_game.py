@@ -212,7 +212,7 @@ class Game:
         >>> load_game("capulana", legacy_determinize=True).determinize_is_exact
         False
         """
-        return True
+        return bool(_core.game_facts(self._core)["exact_determinize"])   # the registry's (C) fact
 
     @property
     def num_players(self) -> int:
@@ -393,33 +393,10 @@ class Game:
         """
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
             raise ValueError(f"player must be an integer in [0, {self.num_players - 1}], not {player!r}")
-        mover = state.current_player
         m = state.parse_move(move) if isinstance(move, (str, int)) else move
-        after = state.clone()
-        after.push(m)
-        notation, text = self._seen_move(state, m, player)
-        events: list[dict[str, Any]] = [{"kind": "move", "player": mover, "move": notation, "text": text}]
-        events += self._aftermath(state, after, player)
-        o = after.outcome()
-        if o is not None:
-            who = ", ".join(f"P{w}" for w in o.winners) or "nobody"
-            events.append({"kind": "over", "winners": list(o.winners), "scores": list(o.scores),
-                           "text": f"the game is over: {who} {'wins' if len(o.winners) == 1 else 'win'}"})
-        return events
-
-    def _seen_move(self, state: "State", move: "Move", player: int) -> tuple[Optional[str], str]:
-        """(notation or None, text) of the move as ``player`` sees it. By
-        default a player sees only their own moves; a game whose rules show
-        some moves to everyone overrides this."""
-        mover = state.current_player
-        if mover == player:
-            return str(move), f"P{mover}: {move}"
-        return None, f"P{mover} moved"
-
-    def _aftermath(self, before: "State", after: "State", player: int) -> list[dict[str, Any]]:
-        """The public consequences of the move from ``before`` to ``after``
-        (besides the game's end), as ``player`` sees them; none by default."""
-        return []
+        state.clone().push(m)               # a Move given as such must be legal too (IllegalMoveError)
+        # written by the game's JSON layer in C (csrc/<game>_json.c), as the WebAssembly engine's events are
+        return json.loads(_core.events_json(state, m.action, player))  # type: ignore[no-any-return]
 
     def random_playouts(self, n: int, *, seed: int) -> dict[str, Any]:
         """Play ``n`` uniformly random games entirely in C (Ctrl-C stops it);

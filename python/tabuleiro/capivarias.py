@@ -325,35 +325,6 @@ class Capivarias(Game):
     MOVE = Move
     PRESENTATION_MODULE = "tabuleiro._capivarias_show"
 
-    def _seen_move(self, state: _State, move: _Move, player: int) -> tuple[Optional[str], str]:
-        """Every move is public (a card taken from the row, face up, 2.4)."""
-        return str(move), f"P{state.current_player}: {move}"
-
-    def _aftermath(self, before: _State, after: _State, player: int) -> list[dict[str, Any]]:
-        """A round's result and the next round's start (public: round wins are in every view).
-
-        >>> s = new_game(seed=1)
-        >>> while s.to_dict()["round"] == 1:
-        ...     m = s.legal_moves()[0]
-        ...     events = s.game.public_events(s, m, 0)
-        ...     s.push(m)
-        >>> [e["text"] for e in events[1:]]
-        ['round 1 ends: P0 wins it (round wins 1-0)', 'round 2 begins']
-        """
-        b, a = before.to_dict(), after.to_dict()
-        if a["round"] == b["round"] and a["winner"] is None and a["round_wins"] == b["round_wins"]:
-            return []
-        won = [p for p in (0, 1) if a["round_wins"][p] > b["round_wins"][p]]
-        who = " and ".join(f"P{p}" for p in won) or "nobody"
-        out: list[dict[str, Any]] = [{
-            "kind": "round_end", "round": b["round"], "winners": won, "round_wins": list(a["round_wins"]),
-            "text": f"round {b['round']} ends: {who} {'win' if len(won) > 1 else 'wins'} it "
-                    f"(round wins {a['round_wins'][0]}-{a['round_wins'][1]})"}]
-        if not after.is_terminal:
-            out.append({"kind": "round", "round": a["round"], "text": f"round {a['round']} begins"})
-        return out
-
-
 GAME = Capivarias
 
 # --- module functions ----------------------------------------------------------------------

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, ClassVar, Optional, Sequence, Union
 
-from . import _capulana_events as _events
 from . import _core
 from ._fields import check_seed
 from ._game import Game, load_game
@@ -528,21 +527,6 @@ class Capulana(Game):
     MOVE = Move
     PRESENTATION_MODULE = "tabuleiro._capulana_show"
 
-    def _seen_move(self, state: _State, move: _Move, player: int) -> tuple[Optional[str], str]:
-        return _events.seen_move(state, move, player)       # what a seat sees: _capulana_events
-
-    def _aftermath(self, before: _State, after: _State, player: int) -> list[dict[str, Any]]:
-        return _events.aftermath(before, after, player)
-
-    @property
-    def determinize_is_exact(self) -> bool:
-        """False with ``legacy_determinize``: it puts the others' weaving of
-        the current step back in hand, a world the view does not imply.
-
-        >>> load_game("capulana", legacy_determinize=True).determinize_is_exact, load_game("capulana").determinize_is_exact
-        (False, True)
-        """
-        return not self._params.get("legacy_determinize", False)
 
 GAME = Capulana
 

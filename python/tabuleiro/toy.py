@@ -172,10 +172,6 @@ class Toy(Game):
     MOVE = Move
     PRESENTATION_MODULE = "tabuleiro.toy"
 
-    def _seen_move(self, state: _State, move: _Move, player: int) -> tuple[Optional[str], str]:
-        """Every move is public (a card played face up); the draw after it is not."""
-        return str(move), f"P{state.current_player}: {move}"
-
 GAME = Toy
 
 
