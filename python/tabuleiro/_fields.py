@@ -95,31 +95,40 @@ def json_problem(value: Any, max_depth: int, max_values: Optional[int] = None) -
     >>> json_problem([[1]], 2), json_problem([[[1]]], 2)
     (None, 'nests deeper than 2 levels')
     """
+    return _walk(value, max_depth, max_values)[0]
+
+
+def _walk(value: Any, max_depth: int, max_values: Optional[int]) -> tuple[Optional[str], bool]:
+    """json_problem, and whether the value holds a tuple or a Mapping that
+    is not a dict (which json.dumps alone would not carry as they are)."""
     stack = [(value, 1)]
     count = 0
+    special = False
     while stack:
         v, depth = stack.pop()
         count += 1
         if max_values is not None and count > max_values:
-            return f"holds more than {max_values} values"
+            return f"holds more than {max_values} values", special
         if isinstance(v, (str, bool, int)) or v is None:
             continue
         if isinstance(v, float):
             if not math.isfinite(v):
-                return "holds a number that is not finite"
+                return "holds a number that is not finite", special
             continue
         if depth > max_depth:
-            return f"nests deeper than {max_depth} levels"
+            return f"nests deeper than {max_depth} levels", special
         if isinstance(v, Mapping):
             for k in v:
                 if not isinstance(k, str):
-                    return f"has a key that is not a string ({type(k).__name__})"
+                    return f"has a key that is not a string ({type(k).__name__})", special
+            special = special or type(v) is not dict
             stack.extend((x, depth + 1) for x in v.values())
         elif isinstance(v, (list, tuple)):
+            special = special or type(v) is not list
             stack.extend((x, depth + 1) for x in v)
         else:
-            return f"holds a {type(v).__name__}, which is not a JSON value"
-    return None
+            return f"holds a {type(v).__name__}, which is not a JSON value", special
+    return None, special
 
 
 def check_plain(value: Any, what: str) -> Any:
@@ -142,15 +151,29 @@ def check_plain(value: Any, what: str) -> Any:
     return value
 
 
-def plain_json(value: Any) -> tuple[str, list[int]]:
-    """A plain value (see :func:`check_plain`) as the JSON text the C reader
-    takes (csrc/state_json.h), and the preorder numbers of its nodes that
-    are tuples (object keys count as nodes): the reader names them as
-    Python does, so a tuple where a list belongs is refused as before.
+def plain_json(value: Any, what: Optional[str] = None, *, simple: bool = False) -> tuple[str, list[int]]:
+    """A value as the JSON text the C reader takes (csrc/state_json.h), and
+    the preorder numbers of its nodes that are tuples (object keys count as
+    nodes): the reader names them as Python does, so a tuple where a list
+    belongs is refused as before. With ``what``, the value is checked as
+    :func:`check_plain` checks it, in the same walk (else it must be plain
+    already); ``simple``: it is known to hold only dicts and lists (what
+    json.loads made).
 
     >>> plain_json({"a": (1, 2), "b": [3]})
     ('{"a":[1,2],"b":[3]}', [2])
+    >>> plain_json({"a": {1}}, "a state")
+    Traceback (most recent call last):
+    ...
+    tabuleiro._errors.InvalidStateError: a state holds a set, which is not a JSON value
     """
+    if what is not None:
+        problem, special = _walk(value, MAX_DEPTH, MAX_VALUES)
+        if problem is not None:
+            raise InvalidStateError(f"{what} {problem}")
+        simple = not special
+    if simple:
+        return json.dumps(value, separators=(",", ":"), allow_nan=False), []
     tuples: list[int] = []
     simple = True
     stack = [value]

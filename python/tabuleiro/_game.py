@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Optional, Union
 
 from . import _core
 from ._errors import InvalidMoveError, InvalidStateError
-from ._fields import U64, check_plain, check_seed, parse_json, plain_json, short
+from ._fields import U64, check_seed, parse_json, plain_json, short
 
 if TYPE_CHECKING:
     from ._present import Presentation
@@ -283,16 +283,21 @@ class Game:
         :raises InvalidStateError: naming the first problem.
         """
         what = f"invalid {self.title} state:"
-        return self._from_plain(parse_json(d, what + " a state") if isinstance(d, (str, bytes))
-                                else check_plain(d, what + " it"))
+        if isinstance(d, (str, bytes)):
+            value = parse_json(d, what + " a state")
+            return self._from_text(value, *plain_json(value, simple=True))
+        return self._from_text(d, *plain_json(d, what + " it"))     # checked as check_plain does, one walk
 
     def _from_plain(self, d: Any) -> "State":
-        """from_dict of a value check_plain has passed: read and checked by
-        the game's JSON layer in C (csrc/<game>_json.c, then the decoder),
-        the reader the WebAssembly engine uses too."""
+        """from_dict of a value check_plain has passed."""
+        return self._from_text(d, *plain_json(d))
+
+    def _from_text(self, d: Any, text: str, tuples: list[int]) -> "State":
+        """from_dict of a plain value and its JSON text (plain_json): read
+        and checked by the game's JSON layer in C (csrc/<game>_json.c, then
+        the decoder), the reader the WebAssembly engine uses too."""
         if not isinstance(d, Mapping):
             raise InvalidStateError(f"invalid {self.title} state: expected a dict, got {type(d).__name__}")
-        text, tuples = plain_json(d)
         return _core.state_from_json(self._core, text, -1, tuples)  # type: ignore[return-value]
 
     def from_view(self, view: Mapping[str, Any], player: Optional[int] = None) -> "State":
@@ -311,12 +316,14 @@ class Game:
         :raises InvalidStateError: the view cannot come from a legal game.
         """
         what = f"invalid {self.title} view:"
-        return self._from_plain_view(parse_json(view, what + " a view") if isinstance(view, (str, bytes))
-                                     else check_plain(view, what + " it"), player)
+        if isinstance(view, (str, bytes)):
+            value = parse_json(view, what + " a view")
+            return self._from_plain_view(value, player, *plain_json(value, simple=True))
+        return self._from_plain_view(view, player, *plain_json(view, what + " it"))   # checked, one walk
 
-    def _from_plain_view(self, view: Any, player: Optional[int]) -> "State":
-        """from_view of a value check_plain has passed."""
-        what = f"invalid {self.title} view:"
+    def _from_plain_view(self, view: Any, player: Optional[int], text: Optional[str] = None,
+                         tuples: Optional[list[int]] = None) -> "State":
+        """from_view of a value check_plain has passed (and its JSON text, plain_json's)."""
         if not isinstance(view, Mapping):
             raise InvalidStateError(f"invalid {self.title} view: expected a dict, got {type(view).__name__}")
         if player is None:
@@ -330,7 +337,8 @@ class Game:
             raise ValueError(f"player must be an integer in [0, {self.num_players - 1}], not {player!r}")
         # C (csrc/<game>_json.c) places the hidden cards where they may lie
         # (seed 0), reads the result as a state and compares its view with this one
-        text, tuples = plain_json(view)
+        if text is None or tuples is None:
+            text, tuples = plain_json(view)
         return _core.state_from_json(self._core, text, player, tuples)  # type: ignore[return-value]
 
     def action_to_string(self, action: int) -> str:
@@ -424,15 +432,18 @@ class Game:
         >>> load_game("capivarias").params_from_dict(load_game("capivarias", expansion=True).new_initial_state(seed=1).to_dict())
         {'expansion': True}
         """
-        text, tuples = plain_json(check_plain(d, f"invalid {cls.title} state: it"))
+        return cls._params_from_text(*plain_json(d, f"invalid {cls.title} state: it"))
+
+    @classmethod
+    def _params_from_text(cls, text: str, tuples: list[int]) -> dict[str, Any]:
+        """params_from_dict of a plain value's JSON text (plain_json's)."""
         return {k: cls.PARAM_TYPES[k](v) for k, v in _core.params_from_json(cls.name, text, tuples).items()}
 
     def _encode_dict(self, d: Mapping[str, Any]) -> list[int]:
         """A state dict as the C encoding (game.h), with the C reader's shape
         and type checks only (the decoder judges the rest): what tests feed
         ``_core.decode(..., loose=True)`` to compose a position."""
-        text, tuples = plain_json(check_plain(d, f"invalid {self.title} state: it"))
-        return _core.fields_from_json(self._core, text, tuples)
+        return _core.fields_from_json(self._core, *plain_json(d, f"invalid {self.title} state: it"))
 
     def _decode_fields(self, fields: list[int]) -> dict[str, Any]:
         """The C encoding as the state dict of RULES.md part 4, written by
@@ -509,13 +520,17 @@ def _param_key(params: Mapping[str, Any]) -> Optional[tuple[tuple[str, type, int
     return tuple(sorted((k, type(v), int(v)) for k, v in params.items()))
 
 
-def _plain(d: Any, what: str) -> Any:
+def _plain(d: Any, what: str) -> tuple[Any, str, list[int]]:
     """A state dict or view given as JSON text, parsed; given as a value,
-    checked to be plain JSON (each loader walks its input once)."""
-    return parse_json(d, f"a {what}") if isinstance(d, (str, bytes)) else check_plain(d, f"the {what}")
+    checked to be plain JSON; with its JSON text for C (plain_json: each
+    loader walks its input once)."""
+    if isinstance(d, (str, bytes)):
+        value = parse_json(d, f"a {what}")
+        return (value, *plain_json(value, simple=True))
+    return (d, *plain_json(d, f"the {what}"))
 
 
-def _game_of(d: Any, what: str) -> Game:
+def _game_of(d: Any, what: str, text: str, tuples: list[int]) -> Game:
     """The game a plain state dict or view (see _plain) names, loaded with its parameters."""
     if not isinstance(d, Mapping):
         raise InvalidStateError(f"a {what} is a dict with a 'game' key, not {type(d).__name__}")
@@ -523,7 +538,7 @@ def _game_of(d: Any, what: str) -> Game:
     if not isinstance(name, str) or name not in _core.game_names():
         raise InvalidStateError(f"unknown game {short(name)} in the {what}; registered: {', '.join(games())}")
     cls = game_class(name)
-    return load_game(name, **cls.params_from_dict(d))
+    return load_game(name, **cls._params_from_text(text, tuples))
 
 
 def game_of(d: Union[Mapping[str, Any], str, bytes]) -> Game:
@@ -537,7 +552,8 @@ def game_of(d: Union[Mapping[str, Any], str, bytes]) -> Game:
 
     :raises InvalidStateError: not a dict naming a registered game and readable parameters.
     """
-    return _game_of(_plain(d, "state"), "state")
+    value, text, tuples = _plain(d, "state")
+    return _game_of(value, "state", text, tuples)
 
 
 def load_state(d: Union[Mapping[str, Any], str, bytes]) -> "State":
@@ -550,8 +566,8 @@ def load_state(d: Union[Mapping[str, Any], str, bytes]) -> "State":
 
     :raises InvalidStateError: naming the first problem.
     """
-    parsed = _plain(d, "state")
-    return _game_of(parsed, "state")._from_plain(parsed)
+    parsed, text, tuples = _plain(d, "state")
+    return _game_of(parsed, "state", text, tuples)._from_text(parsed, text, tuples)
 
 
 def load_view(view: Union[Mapping[str, Any], str, bytes], player: Optional[int] = None) -> "State":
@@ -562,5 +578,5 @@ def load_view(view: Union[Mapping[str, Any], str, bytes], player: Optional[int] 
     >>> load_view(s.view(0)).view(0) == s.view(0)
     True
     """
-    parsed = _plain(view, "view")
-    return _game_of(parsed, "view")._from_plain_view(parsed, player)
+    parsed, text, tuples = _plain(view, "view")
+    return _game_of(parsed, "view", text, tuples)._from_plain_view(parsed, player, text, tuples)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Optional, Union
 
 from . import _core
 from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
-from ._fields import check_seed
+from ._fields import check_seed, plain_json
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -435,7 +435,8 @@ class State(_core.CoreState):
         gc = game_class(cls.GAME_NAME)
         if not isinstance(d, Mapping):
             raise InvalidStateError(f"invalid {gc.title} state: expected a dict, got {type(d).__name__}")
-        return load_game(cls.GAME_NAME, **gc.params_from_dict(d)).from_dict(d)
+        text, tuples = plain_json(d, f"invalid {gc.title} state: it")     # one walk: checked and written
+        return load_game(cls.GAME_NAME, **gc._params_from_text(text, tuples))._from_text(d, text, tuples)
 
     def to_dict(self) -> dict[str, Any]:
         """Full-information JSON-safe dict (RULES.md part 4), written by the
