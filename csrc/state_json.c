@@ -323,8 +323,14 @@ int sr_state_from_json(const sr_game_def *d, const sr_game *g, const char *text,
         goto done;
     }
     if (!d->json->dict_from_view) { rc = sr_msgf(SR_E_STATE, msg, msg_len, "%s does not build states from views", d->name); goto done; }
-    if (d->json->view_is_json_copy)
+    if (d->json->view_is_json_copy) {
+        /* capulana.py checked the view's game first, then read a JSON copy of it (tuples as lists) */
+        int64_t none[1];
+        sr_jread first = {&doc, title, msg, msg_len, SR_OK, none, 0, NULL, NULL, 0, 0};
+        sr_jr_game(&first, 0, d->name);
+        if (first.failed) { rc = first.failed; goto done; }
         for (int k = 0; k < doc.n; ++k) doc.nodes[k].tuple = 0;
+    }
     size_t cap = 2 * len + 4 * SR_MAX_JSON;     /* the view's fields copied, hidden cards written out */
     built = malloc(cap);
     if (!built) { rc = sr_msgf(SR_E_NOMEM, msg, msg_len, "out of memory"); goto done; }

@@ -72,7 +72,8 @@ struct sr_json_codec {
     void (*aftermath)(const sr_game *g, const int64_t *before, int nb, const int64_t *after, int na,
                       int after_terminal, sr_jw *w);
     /* 1: dict_from_view reads a JSON copy of the view (Python tuples are
-     * lists there, as capulana.py's json.loads(json.dumps(view)) made them). */
+     * lists there, as capulana.py's json.loads(json.dumps(view)) made them,
+     * after it had checked the view's "game" on the view itself). */
     int view_is_json_copy;
 };
 
