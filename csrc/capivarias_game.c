@@ -221,6 +221,7 @@ int cv_make_game(const void *rules, const int *params, sr_game *g, char *msg, si
     g->info.utility_sum = 0.0;
     g->info.max_game_length = cv_max_game_length(r, expansion);
     g->info.hidden_information = 1;
+    g->info.exact_determinize = 1;
     g->info.state_size = sizeof(cv_state);
     g->rules = r;
     g->params[CV_PARAM_EXPANSION] = expansion;

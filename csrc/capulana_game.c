@@ -696,6 +696,7 @@ int cp_make_game(const void *rules, const int *params, sr_game *g, char *msg, si
     g->returns = g_returns;
     g->scores = g_scores;
     g->determinize = params[CP_PARAM_LEGACY_DETERMINIZE] ? g_determinize_legacy : g_determinize;   /* issue 13 */
+    g->info.exact_determinize = !params[CP_PARAM_LEGACY_DETERMINIZE];   /* the legacy one undoes others' weaving */
     g->infostate_key = g_key;
     g->action_to_string = g_action_to_string;
     g->encode = cp_encode_state;

@@ -51,7 +51,8 @@ typedef enum {
     SR_E_STOPPED = 6,            /* the stop flag was raised */
     SR_E_STUCK = 7,              /* an unfinished state with no legal action, or a game longer
                                     than info.max_game_length: a bug or a bad state, never a hang */
-    SR_E_RANGE = 8               /* an id or index out of range */
+    SR_E_RANGE = 8,              /* an id or index out of range */
+    SR_E_NOTATION = 9            /* text that is not a move of the game (message says why) */
 } sr_error;
 
 /* Static facts of a game instance (OpenSpiel's GameType + GameInfo). */
@@ -67,6 +68,7 @@ typedef struct {
     int constant_sum;            /* 1 = every finished game's returns sum to utility_sum (zero-sum
                                     when it is 0); 0 = general-sum (OpenSpiel's GameType.utility) */
     double utility_sum;          /* that sum (read only when constant_sum is 1) */
+    int exact_determinize;       /* 1 = determinize draws uniformly from every world consistent with the view */
 } sr_game_info;
 
 typedef struct sr_game sr_game;
@@ -146,7 +148,11 @@ typedef struct {
 typedef struct {
     const char *name;            /* e.g. "players" */
     int min, max, def;           /* inclusive range and default */
+    int is_bool;                 /* 1 = a true/false parameter (0 or 1 here) */
 } sr_param_spec;
+
+/* A game's JSON layer (state_json.h). */
+typedef struct sr_json_codec sr_json_codec;
 
 typedef struct {
     const char *name;            /* registry name */
@@ -161,6 +167,7 @@ typedef struct {
     /* Fill g for rules and params (already range-checked against params[]). */
     int (*make)(const void *rules, const int *params, sr_game *g, char *msg, size_t msg_len);
     const sr_policy *policy;
+    const sr_json_codec *json;   /* its state dicts, views and notation as JSON (state_json.h) */
 } sr_game_def;
 
 /* The registered games (csrc/registry.c). */

@@ -1,11 +1,13 @@
 /* registry.c - the games tabuleiro knows: one entry per game joins its rules
- * (csrc/<game>_game.c) to its search policy (csrc/search/<g>_policy.c).
+ * (csrc/<game>_game.c) to its search policy (csrc/search/<g>_policy.c)
+ * and its JSON layer (csrc/<game>_json.c).
  * Adding a game is one entry here. */
 #include "game.h"
 #include "capivarias_game.h"
 #include "capulana_game.h"
 #include "toy.h"
 #include "search/policies.h"
+#include "state_json.h"
 #include <string.h>
 
 static const sr_game_def GAMES[] = {
@@ -16,9 +18,10 @@ static const sr_game_def GAMES[] = {
         .data_files = {"capivarias_cards.csv"},
         .load_rules = cv_load_rules,
         .num_params = 2,
-        .params = {{"expansion", 0, 1, 0}, {"first_player", 0, 1, 0}},
+        .params = {{"expansion", 0, 1, 0, 1}, {"first_player", 0, 1, 0, 0}},
         .make = cv_make_game,
         .policy = &cv_policy,
+        .json = &cv_json,
     },
     {
         .name = "capulana",
@@ -27,9 +30,10 @@ static const sr_game_def GAMES[] = {
         .data_files = {"capulana_fabric_cards.csv", "capulana_objectives.csv"},
         .load_rules = cp_load_rules,
         .num_params = 2,
-        .params = {{"players", 2, 5, 3}, {"legacy_determinize", 0, 1, 0}},
+        .params = {{"players", 2, 5, 3, 0}, {"legacy_determinize", 0, 1, 0, 1}},
         .make = cp_make_game,
         .policy = &cp_policy,
+        .json = &cp_json,
     },
     {
         .name = "toy",
@@ -39,6 +43,7 @@ static const sr_game_def GAMES[] = {
         .num_params = 0,
         .make = toy_make_game,
         .policy = &toy_policy,
+        .json = &toy_json,
     },
 };
 

@@ -225,6 +225,7 @@ int toy_make_game(const void *rules, const int *params, sr_game *g, char *msg, s
     g->info.utility_sum = 0.0;
     g->info.max_game_length = TOY_MAX_GAME_LENGTH;
     g->info.hidden_information = 1;
+    g->info.exact_determinize = 1;
     g->info.state_size = sizeof(toy_state);
     g->rules = r;
     g->new_initial_state = g_new;

@@ -34,7 +34,10 @@ PY
 
 sources=(csrc/csv.c csrc/capivarias.c csrc/capivarias_game.c csrc/capulana.c csrc/capulana_game.c csrc/toy.c
          csrc/game.c csrc/registry.c csrc/search/search.c csrc/search/cv_policy.c csrc/search/cp_policy.c
-         csrc/search/toy_policy.c csrc/portable.c csrc/wasm/tbw.c)
+         csrc/search/toy_policy.c csrc/portable.c
+         csrc/json.c csrc/pytext.c csrc/state_json.c csrc/capivarias_json.c csrc/capulana_json.c
+         csrc/capulana_json_view.c csrc/toy_json.c
+         csrc/wasm/tbw.c)
 # portable.c's clock is renamed: tbw.c's clock yields to the event loop during a search.
 objs=()
 for s in "${sources[@]}"; do

@@ -22,6 +22,7 @@ cdef extern from "game.h" nogil:
         SR_E_STOPPED
         SR_E_STUCK
         SR_E_RANGE
+        SR_E_NOTATION
 
     ctypedef struct sr_state_buf:
         uint8_t b[1024]
@@ -38,6 +39,7 @@ cdef extern from "game.h" nogil:
         int observation_size
         int constant_sum
         double utility_sum
+        int exact_determinize
 
     ctypedef struct sr_game:
         sr_game_info info
@@ -69,6 +71,7 @@ cdef extern from "game.h" nogil:
         int min
         int max
         int default "def"
+        int is_bool
 
     ctypedef struct sr_game_def:
         const char *name
@@ -80,6 +83,7 @@ cdef extern from "game.h" nogil:
         sr_param_spec params[4]
         int (*make)(const void *rules, const int *params, sr_game *g, char *msg, size_t msg_len) noexcept nogil
         const sr_policy *policy
+        const void *json         # a const sr_json_codec * (state_json_c.pxd)
 
     int sr_game_count()
     const sr_game_def *sr_game_at(int i)

@@ -5,7 +5,7 @@
 const MAX_LEGAL = 1024;
 const MAX_ENCODED = 1024;
 const MSG_LEN = 256;
-export const SR = { OK: 0, TERMINAL: 1, PARAM: 2, NOMEM: 3, STATE: 4, ILLEGAL: 5, STOPPED: 6, STUCK: 7, RANGE: 8 };
+export const SR = { OK: 0, TERMINAL: 1, PARAM: 2, NOMEM: 3, STATE: 4, ILLEGAL: 5, STOPPED: 6, STUCK: 7, RANGE: 8, NOTATION: 9 };
 export const TERMINAL_PLAYER = -4;
 const U64 = 1n << 64n;
 
@@ -33,6 +33,8 @@ export class Core {
     this.enc = m._malloc(8 * MAX_ENCODED);
     this.msg = m._malloc(MSG_LEN);
     this.stop = m._malloc(4);
+    this.jsonMax = this.f.tbw_json_max();
+    this.json = m._malloc(this.jsonMax);
     this.result = this.f.tbw_result_alloc();
     this.games = new Map();   // "name/params" -> CoreGame
     this.names = [];
@@ -40,13 +42,15 @@ export class Core {
       const params = [];
       for (let k = 0; k < this.f.tbw_param_count(gi); k++) {
         params.push({ name: m.UTF8ToString(this.f.tbw_param_name(gi, k)), min: this.f.tbw_param_min(gi, k),
-          max: this.f.tbw_param_max(gi, k), def: this.f.tbw_param_def(gi, k) });
+          max: this.f.tbw_param_max(gi, k), def: this.f.tbw_param_def(gi, k), bool: !!this.f.tbw_param_is_bool(gi, k) });
       }
       const data = [];
       for (let k = 0; k < this.f.tbw_data_count(gi); k++) data.push(m.UTF8ToString(this.f.tbw_data_text(gi, k)));
       const defaults = { c: this.f.tbw_policy_default(gi, 0), shaped: !!this.f.tbw_policy_default(gi, 1),
         prior: !!this.f.tbw_policy_default(gi, 2), horizon: !!this.f.tbw_policy_default(gi, 3) };
-      this.names.push({ gi, name: m.UTF8ToString(this.f.tbw_game_name(gi)), params, data, defaults });
+      const title = this.f.tbw_game_title(gi);
+      this.names.push({ gi, name: m.UTF8ToString(this.f.tbw_game_name(gi)), title: title ? m.UTF8ToString(title) : null,
+        params, data, defaults });
     }
   }
 
@@ -73,6 +77,27 @@ export class Core {
   }
 
   setStop(v) { this.HEAP32[this.stop >> 2] = v ? 1 : 0; }
+
+  /** The parameters the JSON text of a state dict of game name names (read
+   * in C): {values: {param: int}} or {error}. */
+  paramsFromJson(name, text) {
+    const spec = this.spec(name);
+    const m = this.m;
+    const utf8 = new TextEncoder().encode(text);
+    const p = m._malloc(utf8.length + 1), vals = m._malloc(32), msg = m._malloc(1024);
+    try {
+      this.HEAPU8.set(utf8, p);
+      const rc = this.f.tbw_params_from_json(spec.gi, p, utf8.length, vals, vals + 16, msg, 1024);
+      if (rc !== SR.OK) return { error: m.UTF8ToString(msg) };
+      const values = {};
+      spec.params.forEach((q, k) => { if (this.HEAP32[(vals >> 2) + 4 + k]) values[q.name] = this.HEAP32[(vals >> 2) + k]; });
+      return { values };
+    } finally {
+      m._free(p);
+      m._free(vals);
+      m._free(msg);
+    }
+  }
 }
 
 const split = (seed) => { const s = BigInt.asUintN(64, BigInt(seed)); return [Number(s & 0xffffffffn), Number(s >> 32n)]; };
@@ -90,6 +115,7 @@ export class CoreGame {
     this.stateSize = f.tbw_info_int(ptr, 4);
     this.observationSize = f.tbw_info_int(ptr, 5);
     this.constantSum = !!f.tbw_info_int(ptr, 6);
+    this.exactDeterminize = !!f.tbw_info_int(ptr, 7);
     this.minUtility = f.tbw_info_double(ptr, 0);
     this.maxUtility = f.tbw_info_double(ptr, 1);
     this.utilitySum = f.tbw_info_double(ptr, 2);
@@ -138,6 +164,57 @@ export class CoreGame {
     const n = this.core.f.tbw_encode(this.ptr, this.load(bytes), this.core.enc, MAX_ENCODED);
     if (n < 0) throw new Error("encoding too long");
     return Array.from(new BigInt64Array(this.core.HEAPU8.buffer, this.core.enc, n));
+  }
+  /** The state dict (viewer -1) or seat viewer's view as JSON text, written
+   * by the games' JSON layer in C (csrc/state_json.h), as the native engine writes it. */
+  toJson(bytes, viewer = -1) {
+    const n = this.core.f.tbw_state_json(this.ptr, this.spec.gi, this.load(bytes), viewer, this.core.json, this.core.jsonMax);
+    if (n < 0) throw new Error(`the state cannot be written as JSON (error ${-n})`);
+    return this.core.m.UTF8ToString(this.core.json, n);
+  }
+  /** The action id notation names (read in C, csrc/<game>_json.c), resolved
+   * against the state bytes (null: none): {action} or {code: SR.NOTATION |
+   * SR.ILLEGAL, message}. The id is not checked for legality. */
+  parseAction(bytes, text) {
+    const m = this.core.m;
+    const utf8 = new TextEncoder().encode(text);
+    const cap = 8 * utf8.length + 512;
+    const p = m._malloc(utf8.length + 1), msg = m._malloc(cap);
+    try {
+      this.core.HEAPU8.set(utf8, p);
+      const st = bytes ? this.load(bytes) : 0;
+      const rc = this.core.f.tbw_parse_action(this.ptr, this.spec.gi, st, p, utf8.length, this.core.ints, msg, cap);
+      if (rc === SR.OK) return { action: this.core.HEAP32[this.core.ints >> 2] };
+      return { code: rc, message: m.UTF8ToString(msg) };
+    } finally {
+      m._free(p);
+      m._free(msg);
+    }
+  }
+  /** What seat player sees happen when the player to move plays action
+   * (Game.public_events), written in C: the array of event objects. */
+  events(bytes, action, player) {
+    const n = this.core.f.tbw_events_json(this.ptr, this.spec.gi, this.load(bytes), action, player, this.core.json, this.core.jsonMax);
+    if (n < 0) throw new Error(`the events cannot be written (error ${-n})`);
+    return this.core.m.UTF8ToString(this.core.json, n);
+  }
+  /** A state from the JSON text of a state dict (viewer -1) or of seat
+   * viewer's view, read and checked in C (csrc/state_json.h): {bytes} or
+   * {error} with the Python package's message. */
+  fromJson(text, viewer = -1) {
+    const m = this.core.m;
+    const utf8 = new TextEncoder().encode(text);
+    const p = m._malloc(utf8.length + 1), msg = m._malloc(1024);
+    try {
+      this.core.HEAPU8.set(utf8, p);
+      const rc = this.core.f.tbw_state_from_json(this.ptr, this.spec.gi, p, utf8.length, viewer, this.core.scratch[0], msg, 1024);
+      if (rc === SR.OK) return { bytes: this.save() };
+      if (rc === SR.NOMEM) throw new Error(m.UTF8ToString(msg));
+      return { error: m.UTF8ToString(msg) };
+    } finally {
+      m._free(p);
+      m._free(msg);
+    }
   }
   /** A state from an encoding (C checks it): bytes, or throws with C's message. */
   decode(fields) {

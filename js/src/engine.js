@@ -1,8 +1,7 @@
 // The engine protocol of docs/protocol.md over the WebAssembly core: a thin
 // mirror of python/tabuleiro/engine.py (the same commands, answers, error
 // codes, messages and seat secrecy). Rules, search and perft run in C.
-import { JFloat, JsonError, MAX_DEPTH, cut, pyRepr, encodeAnswer, has, isInt, isObject, parseStrict, pyDumps, round4, wellFormed } from "./json.js";
-import { IllegalMove, InvalidMove, InvalidState, adapter, pyType } from "./games.js";
+import { JFloat, JsonError, MAX_DEPTH, cut, pyRepr, encodeAnswer, has, isInt, isObject, parseStrict, pyDumps, pyType, round4, wellFormed } from "./json.js";
 import { AgentTypeError, AgentValueError, KINDS, LEVELS, NAMES, accepted, make, mix, pyChoice } from "./agents.js";
 import { SR } from "./core.js";
 
@@ -17,6 +16,10 @@ const BUSY = new Set(["new", "load", "play", "undo", "go", "perft"]);
 const MISSING = Symbol("missing");
 
 class ProtocolError extends Error { constructor(code, message) { super(message); this.code = code; } }
+// The Python package's exceptions, with the messages C wrote (csrc/state_json.h)
+export class InvalidState extends Error {}
+export class InvalidMove extends Error {}
+export class IllegalMove extends Error {}
 const bad = (m) => new ProtocolError("bad_request", m);
 const dumps = (v) => cut(pyDumps(v), 60);
 
@@ -78,18 +81,21 @@ function deepEqual(a, b) {
   if (ka.length !== kb.length) return false;
   return ka.every((k) => has(b, k) && deepEqual(a[k], b[k]));
 }
+/** A game's parameter types from the registry: {name: "bool" | "int"}, in its order. */
+const paramTypes = (spec) => Object.fromEntries(spec.params.map((p) => [p.name, p.bool ? "bool" : "int"]));
+
 /** A JSON value with plain prototypes and JFloat as numbers (for view comparisons). */
 const plain = (v) => JSON.parse(JSON.stringify(v, (k, x) => (typeof x === "bigint" ? x.toString() : x)));
 
-/** A loaded game: the C instance, its adapter and its parameters. */
+/** A loaded game: the C instance and its parameters (everything the game
+ * itself knows, its dicts, views, notation and events, is C's). */
 class Game {
   constructor(core, name, params) {
     this.spec = core.spec(name);
-    this.adapter = adapter(this.spec);
     this.params = params;
     this.core = core.game(name, this.spec.params.map((p) => Number(params[p.name])));
     this.name = name;
-    this.title = this.adapter.title;
+    this.title = this.spec.title;
     this.numPlayers = this.core.numPlayers;
   }
   info() {
@@ -98,7 +104,7 @@ class Game {
       max_utility: c.maxUtility, max_game_length: c.maxLength, hidden_information: c.hidden, observation_size: c.observationSize,
       utility_sum: c.constantSum ? c.utilitySum : null };
   }
-  get determinizeIsExact() { return this.adapter.determinizeIsExact ? this.adapter.determinizeIsExact(this.params) : true; }
+  get determinizeIsExact() { return this.core.exactDeterminize; }
 }
 
 /** A position with its move stack (python-chess's push/pop), over byte snapshots. */
@@ -118,8 +124,8 @@ class State {
   }
   pop() { const [a, bytes] = this.stack.pop(); this.bytes = bytes; return a; }
   history() { return this.stack.map((x) => x[0]); }
-  toDict() { return this.game.adapter.toDict(this.game.core.encode(this.bytes)); }
-  view(p) { return this.game.adapter.view(this.toDict(), p); }
+  toDict() { return parseStrict(this.game.core.toJson(this.bytes)); }
+  view(p) { return parseStrict(this.game.core.toJson(this.bytes, p)); }
   outcome() {
     if (!this.isTerminal) return null;
     const r = this.game.core.returns(this.bytes);
@@ -131,8 +137,12 @@ class State {
   /** A move of this state: an id or notation; throws InvalidMove / IllegalMove. */
   parseMove(mv) {
     let a;
-    if (typeof mv === "string") a = this.game.adapter.parse(mv, () => this.legal());
-    else a = Number(mv);
+    if (typeof mv === "string") {
+      const r = this.game.core.parseAction(this.bytes, mv);
+      if (r.code === SR.ILLEGAL) throw new IllegalMove(r.message);
+      if (r.code !== undefined) throw new InvalidMove(r.message);
+      a = r.action;
+    } else a = Number(mv);
     if (typeof mv !== "string" && !(a >= 0 && a < this.game.core.numActions)) {
       throw new InvalidMove(`action id ${mv} is not an integer in [0, ${this.game.core.numActions})`);
     }
@@ -146,21 +156,17 @@ class State {
 }
 const pyReprStr = (s) => (s.includes("'") && !s.includes('"') ? `"${s}"` : `'${s}'`);
 
-/** Load a state dict (Game.from_dict). */
+/** Load a state dict (Game.from_dict): read and checked in C (csrc/state_json.h). */
 function fromDict(game, d) {
-  const fields = game.adapter.fromDict(d, game.params);
-  const r = game.core.decode(fields);
-  if (r.error) throw new InvalidState(`invalid ${game.title} state: ${r.error}`);
+  const r = game.core.fromJson(pyDumps(d));
+  if (r.error !== undefined) throw new InvalidState(r.error);
   return new State(game, r.bytes);
 }
-/** Game.from_view: a state whose view(player) is view. */
+/** Game.from_view: a state whose view(player) is view (built and checked in C). */
 function fromView(game, view, player) {
-  const d = game.adapter.dictFromView(view, player, game.numPlayers);
-  const st = fromDict(game, d);
-  if (!deepEqual(plain(st.view(player)), plain(view))) {
-    throw new InvalidState(`invalid ${game.title} view: it is not what player ${player} would see of any state (a field is inconsistent with the others)`);
-  }
-  return st;
+  const r = game.core.fromJson(pyDumps(view), player);
+  if (r.error !== undefined) throw new InvalidState(r.error);
+  return new State(game, r.bytes);
 }
 
 export class Engine {
@@ -175,11 +181,11 @@ export class Engine {
     this.games = new Map();
   }
 
-  gameNames() { return this.core.names.map((s) => s.name).filter((n) => adapter(this.core.spec(n))).sort(); }
+  gameNames() { return this.core.names.filter((s) => s.title !== null).map((s) => s.name).sort(); }
 
   loadGame(name, params) {
     const spec = this.core.spec(name);
-    const types = adapter(spec).paramTypes;
+    const types = paramTypes(spec);
     const values = {};
     const unknown = Object.keys(params).filter((k) => !spec.params.some((p) => p.name === k));
     if (unknown.length) throw new AgentTypeError(`${name} takes the parameters ${spec.params.map((p) => p.name).join(", ") || "(none)"}, not ${unknown.sort().join(", ")}`);
@@ -357,8 +363,8 @@ export class Engine {
     const name = strField(req, "game");
     const games = this.gameNames();
     if (!games.includes(name)) throw bad(`field 'game' must be one of ${games.join(", ")}, not ${dumps(name)}`);
-    const types = adapter(this.core.spec(name)).paramTypes;
-    const known = [...new Set(games.flatMap((g) => Object.keys(adapter(this.core.spec(g)).paramTypes)))].sort();
+    const types = paramTypes(this.core.spec(name));
+    const known = [...new Set(games.flatMap((g) => Object.keys(paramTypes(this.core.spec(g)))))].sort();
     const params = {};
     for (const k of known) if (has(req, k) && req[k] !== null) params[k] = req[k];
     const others = Object.keys(params).filter((k) => !has(types, k)).sort();
@@ -421,7 +427,12 @@ export class Engine {
     const name = d.game;
     const games = this.gameNames();
     if (typeof name !== "string" || !games.includes(name)) throw new InvalidState(`unknown game ${reprOf(name)} in the ${what}; registered: ${games.join(", ")}`);
-    return this.loadGame(name, adapter(this.core.spec(name)).paramsFromDict(d));
+    const r = this.core.paramsFromJson(name, pyDumps(d));
+    if (r.error !== undefined) throw new InvalidState(r.error);
+    const types = paramTypes(this.core.spec(name));
+    const params = {};
+    for (const [k, v] of Object.entries(r.values)) params[k] = types[k] === "bool" ? v !== 0 : v;
+    return this.loadGame(name, params);
   }
   cmd_state() {
     const st = this.needState();
@@ -575,22 +586,8 @@ async function search(agent, st, core) {
   return { move: r.best, analysis, iterations: r.iterations, nodes: r.nodes, stopped: r.stopped };
 }
 
-/** Game.public_events: what player sees when the mover plays a in st. */
-function publicEvents(st, a, player) {
-  const before = st.toDict();
-  const after = st.clone();
-  after.push(a);
-  const ad = after.toDict();
-  const [notation, text] = st.game.adapter.seenMove(before, st.notation(a), player, a);
-  const events = [{ kind: "move", player: st.currentPlayer, move: notation, text }];
-  events.push(...st.game.adapter.aftermath(before, ad, after.isTerminal));
-  const o = after.outcome();
-  if (o) {
-    const who = o.winners.map((w) => `P${w}`).join(", ") || "nobody";
-    events.push({ kind: "over", winners: o.winners, scores: o.scores, text: `the game is over: ${who} ${o.winners.length === 1 ? "wins" : "win"}` });
-  }
-  return events;
-}
+/** Game.public_events: what player sees when the mover plays a in st (written in C). */
+function publicEvents(st, a, player) { return parseStrict(st.game.core.events(st.bytes, a, player)); }
 
 /** _undo_rule.undo_shows: would taking back the last move show the seat something? */
 function undoShows(after, seat) {

@@ -101,6 +101,17 @@ export function parseStrict(text, maxDepth = MAX_DEPTH) {
   return v;
 }
 
+/** Python's type name of a JSON value (messages name types as Python does). */
+export function pyType(v) {
+  if (v === null) return "NoneType";
+  if (typeof v === "boolean") return "bool";
+  if (typeof v === "string") return "str";
+  if (isInt(v)) return "int";
+  if (Array.isArray(v)) return "list";
+  if (isObject(v)) return "dict";
+  return "float";
+}
+
 export const isInt = (v) => (typeof v === "number" && Number.isInteger(v)) || typeof v === "bigint";
 export const isNumber = (v) => isInt(v) || v instanceof JFloat;
 export const numberValue = (v) => (v instanceof JFloat ? v.value : Number(v));

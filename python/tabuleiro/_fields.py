@@ -1,23 +1,24 @@
-"""Reading a state dict's fields for the C encoding: the one place each game's
-``Game._encode_dict`` gets its shape and type checks from. Consistency (cards
-in two places, rulings) is the C decoder's alone.
+"""Plain JSON values for the C layer: the checks a state dict, a view or a
+request passes before it is read (nesting, size, JSON types), their
+conversion to the JSON text the games' JSON layer in C reads
+(csrc/state_json.h: the fields, their types and their consistency are
+judged there, for Python and the WebAssembly engine alike), and small
+helpers for messages and seeds.
 
->>> f = Fields("Toy")
->>> f.seed(2**64 - 1)
--1
->>> f.get({}, "round")
+>>> plain_json({"game": "toy", "hands": ([1], [2])})
+('{"game":"toy","hands":[[1],[2]]}', [4])
+>>> check_plain({"a": [[[[[[[[[[[[[[[[[0]]]]]]]]]]]]]]]]]}, "a state")
 Traceback (most recent call last):
 ...
-tabuleiro._errors.InvalidStateError: invalid Toy state: missing key 'round'
+tabuleiro._errors.InvalidStateError: a state nests deeper than 16 levels
 """
 
 from __future__ import annotations
 
-import builtins
 import json
 import math
 import operator
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Mapping, Optional
 
 from ._errors import InvalidStateError
 
@@ -63,73 +64,6 @@ def short(value: Any, limit: int = 60) -> str:
     """
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
-class Fields:
-    """Shape and type checks of one game's state dicts; every error is an
-    :class:`InvalidStateError` whose message starts ``invalid <Title> state:``."""
-
-    def __init__(self, title: str) -> None:
-        self.title = title
-
-    def bad(self, msg: str) -> InvalidStateError:
-        return InvalidStateError(f"invalid {self.title} state: {msg}")
-
-    def get(self, d: Mapping[str, Any], key: str) -> Any:
-        if key not in d:
-            raise self.bad(f"missing key {key!r}")
-        return d[key]
-
-    def game(self, d: Mapping[str, Any], name: str) -> None:
-        """The dict says it is a state of game ``name``."""
-        game = self.get(d, "game")
-        if game != name:
-            raise self.bad(f"game must be {short(name)}, not {short(game)}")
-
-    def int(self, value: Any, what: str, *, null: bool = False) -> int:
-        """An integer field (null as -1 where allowed); ranges are the C decoder's."""
-        if value is None and null:
-            return -1
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.bad(f"{what} must be an integer{' or null' if null else ''}, not {short(value)}")
-        if not -(1 << 31) <= value < 1 << 31:
-            raise self.bad(f"{what} is out of range")
-        return value
-
-    def bool(self, value: Any, what: str) -> bool:
-        if not isinstance(value, bool):
-            raise self.bad(f"{what} must be true or false, not {short(value)}")
-        return value
-
-    def list(self, value: Any, what: str, length: Optional[builtins.int] = None) -> builtins.list[Any]:
-        if not isinstance(value, list):
-            raise self.bad(f"{what} must be a list, not {type(value).__name__}")
-        if length is not None and len(value) != length:
-            raise self.bad(f"{what} must have {length} entries, not {len(value)}")
-        return value
-
-    def seed(self, value: Any) -> builtins.int:
-        """The seed as the encoding holds it (the uint64 bit pattern as int64)."""
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < U64:
-            raise self.bad("seed must be an integer in [0, 2**64)")
-        return value - U64 if value >= 1 << 63 else value
-
-    def card(self, name: Any, where: str, by_name: Mapping[str, Any]) -> builtins.int:
-        """The index of a card named by a string (``by_name`` maps names to
-        cards with an ``index``)."""
-        if not isinstance(name, str):
-            raise self.bad(f"{where}: a card is a name string, not {short(name)}")
-        c = by_name.get(name)
-        if c is None:
-            raise self.bad(f"{where}: unknown card {short(name)}")
-        return c.index  # type: ignore[no-any-return]
-
-    def ids(self, names: Any, where: str, index_of: Callable[[Any, str], builtins.int], *,
-            is_set: builtins.bool = False) -> builtins.list[builtins.int]:
-        """``[count, ids...]`` of a list of cards; a set's ids in id order (the
-        encoding's canonical form)."""
-        ids = [index_of(x, where) for x in self.list(names, where)]
-        return [len(ids)] + (sorted(ids) if is_set else ids)
 
 
 #: The deepest nesting a state dict or view may have (theirs is at most 4).
@@ -178,31 +112,40 @@ def json_problem(value: Any, max_depth: int, max_values: Optional[int] = None) -
     >>> json_problem([[1]], 2), json_problem([[[1]]], 2)
     (None, 'nests deeper than 2 levels')
     """
+    return _walk(value, max_depth, max_values)[0]
+
+
+def _walk(value: Any, max_depth: int, max_values: Optional[int]) -> tuple[Optional[str], bool]:
+    """json_problem, and whether the value holds a tuple or a Mapping that
+    is not a dict (which json.dumps alone would not carry as they are)."""
     stack = [(value, 1)]
     count = 0
+    special = False
     while stack:
         v, depth = stack.pop()
         count += 1
         if max_values is not None and count > max_values:
-            return f"holds more than {max_values} values"
+            return f"holds more than {max_values} values", special
         if isinstance(v, (str, bool, int)) or v is None:
             continue
         if isinstance(v, float):
             if not math.isfinite(v):
-                return "holds a number that is not finite"
+                return "holds a number that is not finite", special
             continue
         if depth > max_depth:
-            return f"nests deeper than {max_depth} levels"
+            return f"nests deeper than {max_depth} levels", special
         if isinstance(v, Mapping):
             for k in v:
                 if not isinstance(k, str):
-                    return f"has a key that is not a string ({type(k).__name__})"
+                    return f"has a key that is not a string ({type(k).__name__})", special
+            special = special or type(v) is not dict
             stack.extend((x, depth + 1) for x in v.values())
         elif isinstance(v, (list, tuple)):
+            special = special or type(v) is not list
             stack.extend((x, depth + 1) for x in v)
         else:
-            return f"holds a {type(v).__name__}, which is not a JSON value"
-    return None
+            return f"holds a {type(v).__name__}, which is not a JSON value", special
+    return None, special
 
 
 def check_plain(value: Any, what: str) -> Any:
@@ -223,6 +166,71 @@ def check_plain(value: Any, what: str) -> Any:
     if problem is not None:
         raise InvalidStateError(f"{what} {problem}")
     return value
+
+
+def plain_json(value: Any, what: Optional[str] = None, *, simple: bool = False) -> tuple[str, list[int]]:
+    """A value as the JSON text the C reader takes (csrc/state_json.h), and
+    the preorder numbers of its nodes that are tuples (object keys count as
+    nodes): the reader names them as Python does, so a tuple where a list
+    belongs is refused as before. With ``what``, the value is checked as
+    :func:`check_plain` checks it, in the same walk (else it must be plain
+    already); ``simple``: it is known to hold only dicts and lists (what
+    json.loads made).
+
+    >>> plain_json({"a": (1, 2), "b": [3]})
+    ('{"a":[1,2],"b":[3]}', [2])
+    >>> plain_json({"a": {1}}, "a state")
+    Traceback (most recent call last):
+    ...
+    tabuleiro._errors.InvalidStateError: a state holds a set, which is not a JSON value
+    """
+    if what is not None:
+        problem, special = _walk(value, MAX_DEPTH, MAX_VALUES)
+        if problem is not None:
+            raise InvalidStateError(f"{what} {problem}")
+        simple = not special
+    if simple:
+        return json.dumps(value, separators=(",", ":"), allow_nan=False), []
+    tuples: list[int] = []
+    simple = True
+    stack = [value]
+    count = 0
+    while stack:
+        v = stack.pop()
+        if isinstance(v, tuple):
+            tuples.append(count)
+        if isinstance(v, Mapping):
+            simple = simple and type(v) is dict
+            for k, x in reversed(list(v.items())):
+                stack.append(x)
+                stack.append(k)
+        elif isinstance(v, (list, tuple)):
+            stack.extend(reversed(v))
+        count += 1
+    if tuples or not simple:
+        value = _as_lists(value)
+    return json.dumps(value, separators=(",", ":"), allow_nan=False), tuples
+
+
+def _as_lists(value: Any) -> Any:
+    """A copy with tuples as lists and every Mapping as a dict (iterative)."""
+    def fresh(v: Any) -> Any:
+        return {} if isinstance(v, Mapping) else [] if isinstance(v, (list, tuple)) else v
+
+    root = fresh(value)
+    stack = [(value, root)]
+    while stack:
+        v, out = stack.pop()
+        items = v.items() if isinstance(v, Mapping) else enumerate(v) if isinstance(v, (list, tuple)) else ()
+        for k, x in items:
+            y = fresh(x)
+            if isinstance(out, dict):
+                out[k] = y
+            else:
+                out.append(y)
+            if y is not x:
+                stack.append((x, y))
+    return root
 
 
 def unsigned(seed: int) -> int:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Optional, Union
 
 from . import _core
 from ._errors import InvalidMoveError, InvalidStateError
-from ._fields import U64, check_plain, check_seed, int_in, parse_json, short
+from ._fields import U64, check_seed, int_in, parse_json, plain_json, short
 
 if TYPE_CHECKING:
     from ._present import Presentation
@@ -215,7 +215,7 @@ class Game:
         >>> load_game("capulana", legacy_determinize=True).determinize_is_exact
         False
         """
-        return True
+        return bool(_core.game_facts(self._core)["exact_determinize"])   # the registry's (C) fact
 
     @property
     def num_players(self) -> int:
@@ -286,14 +286,22 @@ class Game:
         :raises InvalidStateError: naming the first problem.
         """
         what = f"invalid {self.title} state:"
-        return self._from_plain(parse_json(d, what + " a state") if isinstance(d, (str, bytes))
-                                else check_plain(d, what + " it"))
+        if isinstance(d, (str, bytes)):
+            value = parse_json(d, what + " a state")
+            return self._from_text(value, *plain_json(value, simple=True))
+        return self._from_text(d, *plain_json(d, what + " it"))     # checked as check_plain does, one walk
 
     def _from_plain(self, d: Any) -> "State":
         """from_dict of a value check_plain has passed."""
+        return self._from_text(d, *plain_json(d))
+
+    def _from_text(self, d: Any, text: str, tuples: list[int]) -> "State":
+        """from_dict of a plain value and its JSON text (plain_json): read
+        and checked by the game's JSON layer in C (csrc/<game>_json.c, then
+        the decoder), the reader the WebAssembly engine uses too."""
         if not isinstance(d, Mapping):
             raise InvalidStateError(f"invalid {self.title} state: expected a dict, got {type(d).__name__}")
-        return self._core.decode(self._encode_dict(d))  # type: ignore[no-any-return]
+        return _core.state_from_json(self._core, text, -1, tuples)  # type: ignore[return-value]
 
     def from_view(self, view: Mapping[str, Any], player: Optional[int] = None) -> "State":
         """A full state whose ``view(player)`` is ``view`` (as ``State.view``
@@ -311,12 +319,14 @@ class Game:
         :raises InvalidStateError: the view cannot come from a legal game.
         """
         what = f"invalid {self.title} view:"
-        return self._from_plain_view(parse_json(view, what + " a view") if isinstance(view, (str, bytes))
-                                     else check_plain(view, what + " it"), player)
+        if isinstance(view, (str, bytes)):
+            value = parse_json(view, what + " a view")
+            return self._from_plain_view(value, player, *plain_json(value, simple=True))
+        return self._from_plain_view(view, player, *plain_json(view, what + " it"))   # checked, one walk
 
-    def _from_plain_view(self, view: Any, player: Optional[int]) -> "State":
-        """from_view of a value check_plain has passed."""
-        what = f"invalid {self.title} view:"
+    def _from_plain_view(self, view: Any, player: Optional[int], text: Optional[str] = None,
+                         tuples: Optional[list[int]] = None) -> "State":
+        """from_view of a value check_plain has passed (and its JSON text, plain_json's)."""
         if not isinstance(view, Mapping):
             raise InvalidStateError(f"invalid {self.title} view: expected a dict, got {type(view).__name__}")
         if player is None:
@@ -330,21 +340,11 @@ class Game:
         if checked is None:
             raise ValueError(f"player must be an integer in [0, {self.num_players - 1}], not {player!r}")
         player = checked
-        try:
-            d = self._dict_from_view(view, player)
-        except (TypeError, KeyError, AttributeError, IndexError):
-            # the game's checks name the fields they know; a shape they missed ends here, not in a traceback
-            raise InvalidStateError(f"{what} a field has the wrong type or shape for a view") from None
-        state = self._from_plain(d)
-        if state.view(player) != json.loads(json.dumps(view)):
-            raise InvalidStateError(f"invalid {self.title} view: it is not what player {player} would see of any "
-                                    "state (a field is inconsistent with the others)")
-        return state
-
-    def _dict_from_view(self, view: Mapping[str, Any], player: int) -> dict[str, Any]:
-        """A full state dict consistent with ``view`` (hidden cards placed
-        anywhere they may lie, seed 0); from_view checks the result."""
-        raise NotImplementedError(f"{self.name} does not build states from views")
+        # C (csrc/<game>_json.c) places the hidden cards where they may lie
+        # (seed 0), reads the result as a state and compares its view with this one
+        if text is None or tuples is None:
+            text, tuples = plain_json(view)
+        return _core.state_from_json(self._core, text, player, tuples)  # type: ignore[return-value]
 
     def action_to_string(self, action: int) -> str:
         """The notation of an action id.
@@ -409,33 +409,10 @@ class Game:
         if checked is None:
             raise ValueError(f"player must be an integer in [0, {self.num_players - 1}], not {player!r}")
         player = checked
-        mover = state.current_player
         m = state.parse_move(move) if isinstance(move, (str, int)) else move
-        after = state.clone()
-        after.push(m)
-        notation, text = self._seen_move(state, m, player)
-        events: list[dict[str, Any]] = [{"kind": "move", "player": mover, "move": notation, "text": text}]
-        events += self._aftermath(state, after, player)
-        o = after.outcome()
-        if o is not None:
-            who = ", ".join(f"P{w}" for w in o.winners) or "nobody"
-            events.append({"kind": "over", "winners": list(o.winners), "scores": list(o.scores),
-                           "text": f"the game is over: {who} {'wins' if len(o.winners) == 1 else 'win'}"})
-        return events
-
-    def _seen_move(self, state: "State", move: "Move", player: int) -> tuple[Optional[str], str]:
-        """(notation or None, text) of the move as ``player`` sees it. By
-        default a player sees only their own moves; a game whose rules show
-        some moves to everyone overrides this."""
-        mover = state.current_player
-        if mover == player:
-            return str(move), f"P{mover}: {move}"
-        return None, f"P{mover} moved"
-
-    def _aftermath(self, before: "State", after: "State", player: int) -> list[dict[str, Any]]:
-        """The public consequences of the move from ``before`` to ``after``
-        (besides the game's end), as ``player`` sees them; none by default."""
-        return []
+        state.clone().push(m)               # a Move given as such must be legal too (IllegalMoveError)
+        # written by the game's JSON layer in C (csrc/<game>_json.c), as the WebAssembly engine's events are
+        return json.loads(_core.events_json(state, m.action, player))  # type: ignore[no-any-return]
 
     def random_playouts(self, n: int, *, seed: int) -> dict[str, Any]:
         """Play ``n`` uniformly random games entirely in C (Ctrl-C stops it);
@@ -454,22 +431,33 @@ class Game:
     @classmethod
     def params_from_dict(cls, d: Mapping[str, Any]) -> dict[str, Any]:
         """The parameters of the game a state dict belongs to (for
-        ``State.from_dict``); raises InvalidStateError when they are unreadable.
+        ``State.from_dict``), read by the game's JSON layer in C; raises
+        InvalidStateError when they are unreadable.
 
         >>> s = load_game("capulana", players=4).new_initial_state(seed=2)
         >>> type(s.game).params_from_dict(s.to_dict())
         {'players': 4}
+        >>> load_game("capivarias").params_from_dict(load_game("capivarias", expansion=True).new_initial_state(seed=1).to_dict())
+        {'expansion': True}
         """
-        return {}
+        return cls._params_from_text(*plain_json(d, f"invalid {cls.title} state: it"))
+
+    @classmethod
+    def _params_from_text(cls, text: str, tuples: list[int]) -> dict[str, Any]:
+        """params_from_dict of a plain value's JSON text (plain_json's)."""
+        return {k: cls.PARAM_TYPES[k](v) for k, v in _core.params_from_json(cls.name, text, tuples).items()}
 
     def _encode_dict(self, d: Mapping[str, Any]) -> list[int]:
-        """A state dict's names mapped to the C encoding's ids (shape and
-        type errors only; the C decoder checks consistency)."""
-        raise NotImplementedError
+        """A state dict as the C encoding (game.h), with the C reader's shape
+        and type checks only (the decoder judges the rest): what tests feed
+        ``_core.decode(..., loose=True)`` to compose a position."""
+        return _core.fields_from_json(self._core, *plain_json(d, f"invalid {self.title} state: it"))
 
     def _decode_fields(self, fields: list[int]) -> dict[str, Any]:
-        """The C encoding as the state dict of RULES.md part 4."""
-        raise NotImplementedError
+        """The C encoding as the state dict of RULES.md part 4, written by
+        the game's JSON layer in C (csrc/<game>_json.c), the writer the
+        WebAssembly engine uses too."""
+        return json.loads(_core.fields_json(self._core, fields, -1))  # type: ignore[no-any-return]
 
     # --- python protocol ----------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
@@ -540,13 +528,17 @@ def _param_key(params: Mapping[str, Any]) -> Optional[tuple[tuple[str, type, int
     return tuple(sorted((k, type(v), int(v)) for k, v in params.items()))
 
 
-def _plain(d: Any, what: str) -> Any:
+def _plain(d: Any, what: str) -> tuple[Any, str, list[int]]:
     """A state dict or view given as JSON text, parsed; given as a value,
-    checked to be plain JSON (each loader walks its input once)."""
-    return parse_json(d, f"a {what}") if isinstance(d, (str, bytes)) else check_plain(d, f"the {what}")
+    checked to be plain JSON; with its JSON text for C (plain_json: each
+    loader walks its input once)."""
+    if isinstance(d, (str, bytes)):
+        value = parse_json(d, f"a {what}")
+        return (value, *plain_json(value, simple=True))
+    return (d, *plain_json(d, f"the {what}"))
 
 
-def _game_of(d: Any, what: str) -> Game:
+def _game_of(d: Any, what: str, text: str, tuples: list[int]) -> Game:
     """The game a plain state dict or view (see _plain) names, loaded with its parameters."""
     if not isinstance(d, Mapping):
         raise InvalidStateError(f"a {what} is a dict with a 'game' key, not {type(d).__name__}")
@@ -554,7 +546,7 @@ def _game_of(d: Any, what: str) -> Game:
     if not isinstance(name, str) or name not in _core.game_names():
         raise InvalidStateError(f"unknown game {short(name)} in the {what}; registered: {', '.join(games())}")
     cls = game_class(name)
-    return load_game(name, **cls.params_from_dict(d))
+    return load_game(name, **cls._params_from_text(text, tuples))
 
 
 def game_of(d: Union[Mapping[str, Any], str, bytes]) -> Game:
@@ -568,7 +560,8 @@ def game_of(d: Union[Mapping[str, Any], str, bytes]) -> Game:
 
     :raises InvalidStateError: not a dict naming a registered game and readable parameters.
     """
-    return _game_of(_plain(d, "state"), "state")
+    value, text, tuples = _plain(d, "state")
+    return _game_of(value, "state", text, tuples)
 
 
 def load_state(d: Union[Mapping[str, Any], str, bytes]) -> "State":
@@ -581,8 +574,8 @@ def load_state(d: Union[Mapping[str, Any], str, bytes]) -> "State":
 
     :raises InvalidStateError: naming the first problem.
     """
-    parsed = _plain(d, "state")
-    return _game_of(parsed, "state")._from_plain(parsed)
+    parsed, text, tuples = _plain(d, "state")
+    return _game_of(parsed, "state", text, tuples)._from_text(parsed, text, tuples)
 
 
 def load_view(view: Union[Mapping[str, Any], str, bytes], player: Optional[int] = None) -> "State":
@@ -593,5 +586,5 @@ def load_view(view: Union[Mapping[str, Any], str, bytes], player: Optional[int] 
     >>> load_view(s.view(0)).view(0) == s.view(0)
     True
     """
-    parsed = _plain(view, "view")
-    return _game_of(parsed, "view")._from_plain_view(parsed, player)
+    parsed, text, tuples = _plain(view, "view")
+    return _game_of(parsed, "view", text, tuples)._from_plain_view(parsed, player, text, tuples)

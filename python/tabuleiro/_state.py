@@ -20,14 +20,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Optional, Union
 
 from . import _core
 from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
-from ._fields import check_seed, int_in
+from ._fields import check_seed, int_in, plain_json
 
 if TYPE_CHECKING:
     from typing_extensions import Self
 
     from ._game import Game
 
-__all__ = ["Move", "MoveLike", "Outcome", "State"]
+__all__ = ["Move", "MoveLike", "Outcome", "State", "parse_notation"]
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,33 @@ class Move:
 
 
 MoveLike = Union[int, str, Move]
+
+_SR_E_ILLEGAL = 5      # game.h's sr_error: notation naming no legal move where the position decides
+
+
+def parse_notation(game_name: str, text: Any, state: Optional["State"] = None) -> int:
+    """The action id a game's notation names, read by the games' JSON layer
+    in C (csrc/<game>_json.c, the reader the WebAssembly engine uses too);
+    ``state`` resolves notation that needs the position. The id is not
+    checked for legality unless the position decides it.
+
+    >>> parse_notation("toy", "play 3")
+    2
+
+    :raises InvalidMoveError: not a string, or not a move of the game.
+    :raises IllegalMoveError: notation that needs the position names no legal move in ``state``.
+    """
+    from ._game import load_game
+
+    if not isinstance(text, str):
+        raise InvalidMoveError(f"notation must be a string, not {type(text).__name__}")
+    core = state.game._core if state is not None else load_game(game_name)._core
+    rc, action, msg = _core.parse_action(core, text, state)
+    if rc == 0:
+        return action
+    if rc == _SR_E_ILLEGAL and state is not None:
+        raise IllegalMoveError(msg, state=state.to_dict())
+    raise InvalidMoveError(msg)
 
 
 @dataclass(frozen=True)
@@ -353,16 +380,15 @@ class State(_core.CoreState):
 
     def view(self, player: int) -> dict[str, Any]:
         """What ``player`` sees: ``to_dict()`` with everything hidden from them
-        replaced by counts, and no seed (RULES.md part 4).
+        replaced by counts, and no seed (RULES.md part 4; each game's
+        ``State`` says what it hides). Written in C (csrc/<game>_json.c),
+        the code the WebAssembly engine's views come from too.
 
         >>> from tabuleiro import toy
         >>> toy.new_game(seed=2).view(0)
         {'game': 'toy', 'to_move': 0, 'hands': [[3, 6], {'count': 2}], 'stock': {'count': 2}, 'piles': [[], []]}
         """
-        return self._view(self._check_player(player))
-
-    def _view(self, player: int) -> dict[str, Any]:
-        raise NotImplementedError
+        return json.loads(_core.state_json(self, self._check_player(player)))  # type: ignore[no-any-return]
 
     def text(self, player: Optional[int] = None) -> str:
         """The position as text. With ``player``: exactly what that seat sees,
@@ -413,10 +439,13 @@ class State(_core.CoreState):
         gc = game_class(cls.GAME_NAME)
         if not isinstance(d, Mapping):
             raise InvalidStateError(f"invalid {gc.title} state: expected a dict, got {type(d).__name__}")
-        return load_game(cls.GAME_NAME, **gc.params_from_dict(d)).from_dict(d)
+        text, tuples = plain_json(d, f"invalid {gc.title} state: it")     # one walk: checked and written
+        return load_game(cls.GAME_NAME, **gc._params_from_text(text, tuples))._from_text(d, text, tuples)
 
     def to_dict(self) -> dict[str, Any]:
-        """Full-information JSON-safe dict (RULES.md part 4).
+        """Full-information JSON-safe dict (RULES.md part 4), written by the
+        games' JSON layer in C (csrc/state_json.h) that the WebAssembly
+        engine uses too.
 
         >>> from tabuleiro import toy
         >>> sorted(toy.new_game(seed=2).to_dict())
@@ -431,7 +460,7 @@ class State(_core.CoreState):
         >>> toy.new_game(seed=2).to_json()[:26]
         '{"game":"toy","to_move":0,'
         """
-        return json.dumps(self.to_dict(), separators=(",", ":"))
+        return _core.state_json(self, -1)
 
     # --- python protocol -------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:

@@ -25,14 +25,14 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, ClassVar, Mapping, Optional, Union
+from typing import Any, ClassVar, Optional, Union
 
 from . import _core
-from ._errors import IllegalMoveError, InvalidMoveError
-from ._fields import Fields, check_seed, unsigned
+from ._fields import check_seed
 from ._game import Game, load_game
 from ._state import Move as _Move
 from ._state import State as _State
+from ._state import parse_notation
 
 __all__ = [
     "CARDS",
@@ -208,39 +208,7 @@ class Move(_Move):
         :raises IllegalMoveError: only for a capiolin resolved against a
             state in which it cannot be placed.
         """
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"notation must be a string, not {type(text).__name__}")
-        t = text.strip()
-        if t.startswith("discard "):
-            return cls(_encode(_card_index(t[8:].strip(), text), 3, _C))
-        head, slash, target = t.partition("/")
-        name, at, seg_text = head.partition("@")
-        card = _card_index(name, text)
-        tgt = _card_index(target, text) if slash else _C
-        if at:
-            if seg_text not in ("0", "1", "2"):
-                raise InvalidMoveError(f"segment in {text!r} must be 0, 1 or 2")
-            return cls(_encode(card, int(seg_text), tgt))
-        if slash:
-            return cls(_encode(card, 3, tgt))
-        if CARDS[card].kind == "capiolin":
-            if state is None:
-                raise InvalidMoveError(
-                    f"capiolin notation {text!r} needs the position: use Move.parse(text, state=...) or {name}@<segment>"
-                )
-            for a in state.legal_actions():
-                m = cls(a)
-                if m.card.index == card and not m.is_discard:
-                    return m
-            raise IllegalMoveError(f"illegal move {text!r}: {name} cannot be played now", state=state.to_dict())
-        return cls(_encode(card, 0, _C))
-
-
-def _card_index(name: str, text: str) -> int:
-    card = _BY_NAME.get(name)
-    if card is None:
-        raise InvalidMoveError(f"unknown card {name!r} in move {text!r}")
-    return card.index
+        return cls(parse_notation("capivarias", text, state))     # read in C (csrc/capivarias_json.c)
 
 
 MoveLike = Union[int, str, Move]
@@ -261,6 +229,13 @@ class State(_State):
     >>> s.push("X5")
     >>> s.current_player, s.to_dict()["segments"][0]["sides"]
     (1, [['X5'], []])
+
+    ``view(player)`` shows the river cards and the pile only by their river
+    sides (R20): each river card as ``{"modifier": m}``, the pile as
+    ``{"count": n, "top_modifier": m}``; no seed.
+
+    >>> s.view(0)["pile"]
+    {'count': 13, 'top_modifier': -2}
     """
 
     __slots__ = ()
@@ -269,16 +244,6 @@ class State(_State):
 
     def _parse_text(self, text: str) -> Move:
         return Move.parse(text, state=self)
-
-    def _view(self, player: int) -> dict[str, Any]:
-        """River cards and the pile reduced to their river sides (R20), no seed."""
-        d = self.to_dict()
-        del d["seed"]
-        for seg in d["segments"]:
-            seg["river"] = {"modifier": _BY_NAME[seg["river"]].modifier}
-        pile = d["pile"]
-        d["pile"] = {"count": len(pile), "top_modifier": _BY_NAME[pile[0]].modifier if pile else None}
-        return d
 
     def apply_round_end(self, move: MoveLike) -> Optional["State"]:
         """Play a move like ``push``; if it ended a round, return the state as
@@ -339,22 +304,7 @@ def _guarded(sides: list[list[str]]) -> list[list[str]]:
     return out
 
 
-# --- the game: dicts <-> the C encoding -----------------------------------------------------
-
-
-_F = Fields("Capivárias")
-
-
-def _card(name: Any, where: str) -> int:
-    return _F.card(name, where, _BY_NAME)
-
-
-def _name(i: int) -> str:
-    return CARDS[i].name
-
-
-def _opt(v: int) -> Optional[int]:
-    return None if v < 0 else v
+# --- the game (its dicts, views and notation: csrc/capivarias_json.c) ------------------------
 
 
 class Capivarias(Game):
@@ -375,156 +325,7 @@ class Capivarias(Game):
     MOVE = Move
     PRESENTATION_MODULE = "tabuleiro._capivarias_show"
 
-    def _seen_move(self, state: _State, move: _Move, player: int) -> tuple[Optional[str], str]:
-        """Every move is public (a card taken from the row, face up, 2.4)."""
-        return str(move), f"P{state.current_player}: {move}"
-
-    def _aftermath(self, before: _State, after: _State, player: int) -> list[dict[str, Any]]:
-        """A round's result and the next round's start (public: round wins are in every view).
-
-        >>> s = new_game(seed=1)
-        >>> while s.to_dict()["round"] == 1:
-        ...     m = s.legal_moves()[0]
-        ...     events = s.game.public_events(s, m, 0)
-        ...     s.push(m)
-        >>> [e["text"] for e in events[1:]]
-        ['round 1 ends: P0 wins it (round wins 1-0)', 'round 2 begins']
-        """
-        b, a = before.to_dict(), after.to_dict()
-        if a["round"] == b["round"] and a["winner"] is None and a["round_wins"] == b["round_wins"]:
-            return []
-        won = [p for p in (0, 1) if a["round_wins"][p] > b["round_wins"][p]]
-        who = " and ".join(f"P{p}" for p in won) or "nobody"
-        out: list[dict[str, Any]] = [{
-            "kind": "round_end", "round": b["round"], "winners": won, "round_wins": list(a["round_wins"]),
-            "text": f"round {b['round']} ends: {who} {'win' if len(won) > 1 else 'wins'} it "
-                    f"(round wins {a['round_wins'][0]}-{a['round_wins'][1]})"}]
-        if not after.is_terminal:
-            out.append({"kind": "round", "round": a["round"], "text": f"round {a['round']} begins"})
-        return out
-
-    @classmethod
-    def params_from_dict(cls, d: Mapping[str, Any]) -> dict[str, Any]:
-        """The parameters a state dict says it was played with: ``expansion``
-        (``first_player`` only sets up a new game).
-
-        >>> GAME.params_from_dict(new_game(seed=1, expansion=True).to_dict())
-        {'expansion': True}
-        """
-        return {"expansion": _F.bool(_F.get(d, "expansion"), "expansion")}
-
-    def _encode_dict(self, d: Mapping[str, Any]) -> list[int]:
-        _F.game(d, "capivarias")
-        expansion = _F.bool(_F.get(d, "expansion"), "expansion")
-        if expansion != self._params["expansion"]:
-            raise _F.bad(f"this game is played {'with' if self._params['expansion'] else 'without'} the expansion")
-        wins = _F.list(_F.get(d, "round_wins"), "round_wins", 2)
-        out = [int(expansion), _F.int(_F.get(d, "round"), "round"), _F.int(wins[0], "round_wins[0]"),
-               _F.int(wins[1], "round_wins[1]"), _F.int(_F.get(d, "to_move"), "to_move", null=True),
-               _F.int(_F.get(d, "last_taker"), "last_taker", null=True),
-               _F.int(_F.get(d, "winner"), "winner", null=True), _F.seed(_F.get(d, "seed"))]
-        segments = _F.list(_F.get(d, "segments"), "segments", 3)
-        for i, seg in enumerate(segments):
-            if not isinstance(seg, Mapping):
-                raise _F.bad(f"segment {i} must be a dict")
-            cap = _F.get(seg, "capionca")
-            out += [_card(_F.get(seg, "river"), f"segment {i} river"),
-                    -1 if cap is None else _card(cap, f"segment {i} capionca")]
-            sides = _F.list(_F.get(seg, "sides"), f"segment {i} sides", 2)
-            for k, side in enumerate(sides):
-                out += _F.ids(side, f"segment {i} side {k}", _card, is_set=True)
-        out += _F.ids(_F.get(d, "available"), "available", _card)
-        out += _F.ids(_F.get(d, "pile"), "pile", _card)
-        out += _F.ids(_F.get(d, "discard"), "discard", _card, is_set=True)
-        return out
-
-    def _dict_from_view(self, view: Mapping[str, Any], player: int) -> dict[str, Any]:
-        _F.game(view, "capivarias")
-        d = dict(view)
-        segments = [dict(seg) if isinstance(seg, Mapping) else seg for seg in _F.list(_F.get(d, "segments"), "segments", 3)]
-        pile = _F.get(d, "pile")
-        if not isinstance(pile, Mapping):
-            raise _F.bad("a view's pile is {'count': n, 'top_modifier': m}")
-        count = _F.int(_F.get(pile, "count"), "pile count")
-        top = _F.get(pile, "top_modifier")
-        seen: set[str] = set()
-        for seg in segments:
-            if not isinstance(seg, Mapping):
-                raise _F.bad("segment must be a dict")
-            if not isinstance(_F.get(seg, "river"), Mapping):
-                raise _F.bad("a view's river card is {'modifier': m}")
-            if isinstance(seg.get("capionca"), str):
-                seen.add(seg["capionca"])
-            for side in _F.list(_F.get(seg, "sides"), "sides", 2):
-                seen.update(x for x in _F.list(side, "side") if isinstance(x, str))
-        for key in ("available", "discard"):
-            seen.update(x for x in _F.list(_F.get(d, key), key) if isinstance(x, str))
-        expansion = _F.bool(_F.get(d, "expansion"), "expansion")
-        unseen = [c for c in CARDS if (expansion or not c.expansion) and c.name not in seen]
-        # river cards need their modifiers and the pile top its own: match these
-        # slots to unseen cards (a few slots: plain backtracking), the rest is the pile
-        wants = [_F.int(_F.get(seg["river"], "modifier"), "river modifier") for seg in segments]
-        if count:
-            wants.append(_F.int(top, "pile top_modifier"))
-        pick = _match(wants, unseen)
-        if pick is None or len(unseen) != 3 + count:
-            raise _F.bad("the view's river and pile do not fit the cards it does not show")
-        for seg, c in zip(segments, pick):
-            seg["river"] = c.name
-        rest = [c.name for c in unseen if c not in pick]
-        d["segments"] = segments
-        d["pile"] = ([pick[3].name] if count else []) + rest
-        d["seed"] = 0
-        return d
-
-    def _decode_fields(self, f: list[int]) -> dict[str, Any]:
-        segments = []
-        i = 8
-        for _ in range(3):
-            river, cap = f[i], f[i + 1]
-            i += 2
-            sides = []
-            for _k in range(2):
-                n = f[i]
-                sides.append([_name(c) for c in f[i + 1:i + 1 + n]])
-                i += 1 + n
-            segments.append({"river": _name(river), "capionca": None if cap < 0 else _name(cap), "sides": sides})
-        lists = []
-        for _ in range(3):
-            n = f[i]
-            lists.append([_name(c) for c in f[i + 1:i + 1 + n]])
-            i += 1 + n
-        return {
-            "game": "capivarias",
-            "expansion": bool(f[0]),
-            "round": f[1],
-            "round_wins": [f[2], f[3]],
-            "to_move": _opt(f[4]),
-            "last_taker": _opt(f[5]),
-            "winner": _opt(f[6]),
-            "seed": unsigned(f[7]),
-            "segments": segments,
-            "available": lists[0],
-            "pile": lists[1],
-            "discard": lists[2],
-        }
-
-
 GAME = Capivarias
-
-
-def _match(wants: list[int], cards: list[Card]) -> Optional[list[Card]]:
-    """Distinct cards with the wanted modifiers, in order, or None."""
-    def go(i: int, used: list[Card]) -> Optional[list[Card]]:
-        if i == len(wants):
-            return used
-        for c in cards:
-            if c.modifier == wants[i] and c not in used:
-                got = go(i + 1, used + [c])
-                if got is not None:
-                    return got
-        return None
-    return go(0, [])
 
 # --- module functions ----------------------------------------------------------------------
 

@@ -27,18 +27,16 @@ c (0 = F01) with orientation n/r and placement m in ``+ >1 >2 >3 <1 <2 <3``;
 from __future__ import annotations
 
 import csv
-import json
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, ClassVar, Mapping, Optional, Sequence, Union
+from typing import Any, ClassVar, Optional, Sequence, Union
 
-from . import _capulana_events as _events
 from . import _core
-from ._errors import InvalidMoveError
-from ._fields import Fields, check_seed, unsigned
+from ._fields import check_seed
 from ._game import Game, load_game
 from ._state import Move as _Move
 from ._state import State as _State
+from ._state import parse_notation
 
 __all__ = [
     "CARDS",
@@ -247,33 +245,7 @@ class Move(_Move):
         :raises InvalidMoveError: the text is not of the notation's shape or
             names an unknown card.
         """
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"notation must be a string, not {type(text).__name__}")
-        parts = text.split()
-        if parts == ["done"]:
-            return cls(_DONE)
-        if parts == ["stop"]:
-            return cls(_STOP)
-        if len(parts) == 2 and parts[0] == "bid":
-            if parts[1] in ("0", "1", "2", "3", "4"):
-                return cls(_BID + int(parts[1]))
-            raise InvalidMoveError(f"slot in {text!r} must be 0..4")
-        if len(parts) == 2 and parts[0] == "offer":
-            return cls(_OFFER + _fabric_index(parts[1], text))
-        if len(parts) == 2:
-            c = _fabric_index(parts[0], text)
-            p = parts[1]
-            if len(p) < 2 or p[0] not in ORIENTATIONS or p[1:] not in PLACEMENTS:
-                raise InvalidMoveError(f"placement in {text!r} must be n or r followed by + >1 >2 >3 <1 <2 <3")
-            return cls(_WEAVE + 14 * c + 7 * ORIENTATIONS.index(p[0]) + PLACEMENTS.index(p[1:]))
-        raise InvalidMoveError(f"not a Capulana move: {text!r}")
-
-
-def _fabric_index(name: str, text: str) -> int:
-    card = _BY_NAME.get(name)
-    if card is None or not card.is_fabric:
-        raise InvalidMoveError(f"unknown fabric card {name!r} in move {text!r}")
-    return card.index
+        return cls(parse_notation("capulana", text))     # read in C (csrc/capulana_json.c)
 
 
 MoveLike = Union[int, str, Move]
@@ -408,6 +380,16 @@ class State(_State):
     >>> s = new_game(players=3, seed=7)
     >>> s.phase, s.current_player, s.to_dict()["round"]
     ('offer', 0, 1)
+
+    ``view(player)`` (RULES part 4): others' rows, hand counts and known
+    cards as they stood when the current weaving step began, their
+    ``woven`` shown as 0 (R7); others' offers and hands as counts (each hand
+    ``{"count": n, "known": [...]}``, ``known`` always present: the cards
+    publicly known to be held by that player, R6, which in the offer phase
+    may lie in one of their face-down offers); the deck as a count; no seed.
+
+    >>> s.view(0)["hands"][1], s.view(0)["deck"]
+    ({'count': 7, 'known': []}, {'count': 32})
     """
 
     __slots__ = ()
@@ -470,36 +452,6 @@ class State(_State):
         """
         return _core.capulana_row_scores(self)
 
-    def _view(self, player: int) -> dict[str, Any]:
-        """What ``player`` sees (RULES part 4): others' rows, hand counts and
-        known cards as they stood when the current weaving step began, their
-        ``woven`` shown as 0 (R7); others' offers and hands as counts (each
-        hand ``{"count": n, "known": [...]}``, ``known`` always present: the
-        cards publicly known to be held by that player, R6, which in the offer
-        phase may lie in one of their face-down offers); the deck
-        as a count; no seed.
-        """
-        d = self.to_dict()
-        del d["seed"]
-        n = d["players"]
-        holders: dict[int, list[str]] = {}
-        for c, q in d["known"].items():
-            holders.setdefault(q, []).append(c)
-        for q in range(n):
-            if q == player:
-                continue
-            w = d["woven"][q]
-            count = len(d["hands"][q]) + w
-            d["hands"][q] = {"count": count, "known": sorted(holders.get(q, []))}   # always present (issue 28)
-            if w:
-                d["capulanas"][q] = d["capulanas"][q][:-w]
-            d["woven"][q] = 0
-        for o in d["offers"] + ([d["open_offer"]] if d["open_offer"] else []):
-            if o["player"] != player:
-                o["cards"] = {"count": len(o["cards"])}
-        d["deck"] = {"count": len(d["deck"])}
-        return d
-
     def _text(self, seat: Optional[int]) -> str:
         """The position; hands, offers and the deck shown only where ``seat``
         sees them (all of them when ``seat`` is None). ``*`` marks the player
@@ -554,22 +506,7 @@ class State(_State):
 _PHASES = ("offer", "weave", "over")
 
 
-_F = Fields("Capulana")
-
-
-def _card(name: Any, where: str) -> int:
-    return _F.card(name, where, _BY_NAME)
-
-
-def _offer(o: Any, where: str) -> list[int]:
-    if not isinstance(o, Mapping):
-        raise _F.bad(f"{where} must be a dict with player, slot, cards")
-    return [_F.int(_F.get(o, "player"), f"{where} player"), _F.int(_F.get(o, "slot"), f"{where} slot")] + \
-        _F.ids(_F.get(o, "cards"), where, _card, is_set=True)
-
-
-def _names(ids: list[int]) -> list[str]:
-    return [CARDS[i].name for i in ids]
+# --- the game (its dicts, views and notation: csrc/capulana_json.c) --------------------------
 
 
 class Capulana(Game):
@@ -589,185 +526,6 @@ class Capulana(Game):
     STATE = State
     MOVE = Move
     PRESENTATION_MODULE = "tabuleiro._capulana_show"
-
-    def _seen_move(self, state: _State, move: _Move, player: int) -> tuple[Optional[str], str]:
-        return _events.seen_move(state, move, player)       # what a seat sees: _capulana_events
-
-    def _aftermath(self, before: _State, after: _State, player: int) -> list[dict[str, Any]]:
-        return _events.aftermath(before, after, player)
-
-    @property
-    def determinize_is_exact(self) -> bool:
-        """False with ``legacy_determinize``: it puts the others' weaving of
-        the current step back in hand, a world the view does not imply.
-
-        >>> load_game("capulana", legacy_determinize=True).determinize_is_exact, load_game("capulana").determinize_is_exact
-        (False, True)
-        """
-        return not self._params.get("legacy_determinize", False)
-
-    @classmethod
-    def params_from_dict(cls, d: Mapping[str, Any]) -> dict[str, Any]:
-        """The parameters a state dict says it was played with: ``players``.
-
-        >>> GAME.params_from_dict(new_game(players=4, seed=2).to_dict())
-        {'players': 4}
-        """
-        n = _F.get(d, "players")
-        if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 5:
-            raise _F.bad(f"players must be an integer in [2, 5], not {n!r}")
-        return {"players": n}
-
-    def _encode_dict(self, d: Mapping[str, Any]) -> list[int]:
-        _F.game(d, "capulana")
-        n = _F.int(_F.get(d, "players"), "players")
-        if n != self.num_players:
-            raise _F.bad(f"players must be {self.num_players} in this game, not {n}")
-        phase = _F.get(d, "phase")
-        if phase not in _PHASES:
-            raise _F.bad(f"phase must be 'offer', 'weave' or 'over', not {phase!r}")
-        out = [n, _F.int(_F.get(d, "round"), "round"), _F.int(_F.get(d, "start_player"), "start_player"),
-               _PHASES.index(phase), _F.int(_F.get(d, "to_move"), "to_move", null=True),
-               _F.seed(_F.get(d, "seed"))]
-        objectives = _F.list(_F.get(d, "objectives"), "objectives")
-        obj_ids = []
-        for o in objectives:
-            if not isinstance(o, str) or o not in _OBJ_BY_NAME:
-                raise _F.bad(f"objectives: unknown objective {o!r}")
-            obj_ids.append(_OBJ_BY_NAME[o].index)
-        out += [len(obj_ids)] + sorted(obj_ids)
-        out += _F.ids(_F.get(d, "deck"), "deck", _card)
-        out += _F.ids(_F.get(d, "slots"), "slots", _card)
-        offers = _F.list(_F.get(d, "offers"), "offers")
-        out.append(len(offers))
-        for k, o in enumerate(offers):
-            out += _offer(o, f"offer {k}")
-        open_offer = _F.get(d, "open_offer")
-        out += [0] if open_offer is None else [1] + _offer(open_offer, "open_offer")
-        for q, hand in enumerate(_F.list(_F.get(d, "hands"), "hands", n)):
-            out += _F.ids(hand, f"hand of player {q}", _card, is_set=True)
-        for q, row in enumerate(_F.list(_F.get(d, "capulanas"), "capulanas", n)):
-            where = f"capulana of player {q}"
-            out.append(len(_F.list(row, where)))
-            for e in row:
-                parts = e.split() if isinstance(e, str) else []
-                if len(parts) != 2 or len(parts[1]) < 2 or parts[1][0] not in ORIENTATIONS or parts[1][1:] not in PLACEMENTS:
-                    raise _F.bad(f"{where}: entry {e!r} is not 'CARD orientation+placement' like 'F30 r>1'")
-                out += [_card(parts[0], where), 7 * ORIENTATIONS.index(parts[1][0]) + PLACEMENTS.index(parts[1][1:])]
-        out += [_F.int(w, f"woven[{q}]") for q, w in enumerate(_F.list(_F.get(d, "woven"), "woven", n))]
-        for q, x in enumerate(_F.list(_F.get(d, "weave_done"), "weave_done", n)):
-            if not isinstance(x, bool):
-                raise _F.bad(f"weave_done[{q}] must be true or false, not {x!r}")
-            out.append(int(x))
-        known = _F.get(d, "known")
-        if not isinstance(known, Mapping):
-            raise _F.bad(f"known must be a dict of card: player, not {type(known).__name__}")
-        pairs = sorted((_card(c, "known"), _F.int(q, f"known[{c}]")) for c, q in known.items())
-        out.append(len(pairs))
-        for c, q in pairs:
-            out += [c, q]
-        return out
-
-    def _dict_from_view(self, view: Mapping[str, Any], player: int) -> dict[str, Any]:
-        _F.game(view, "capulana")
-        d: dict[str, Any] = json.loads(json.dumps(view))     # a deep copy of plain JSON values
-        n = self.num_players
-        hands = _F.list(_F.get(d, "hands"), "hands", n)
-        rows = _F.list(_F.get(d, "capulanas"), "capulanas", n)
-        known = _F.get(d, "known")
-        if not isinstance(known, dict):
-            raise _F.bad("known must be a dict of card: player")
-        offers = _F.list(_F.get(d, "offers"), "offers") + ([d["open_offer"]] if d.get("open_offer") else [])
-        if isinstance(hands[player], dict):
-            raise _F.bad(f"the view shows player {player}'s hand as a count: it is another seat's view, "
-                         f"not player {player}'s")
-        # only names are collected here; a value of another type is named by from_dict's checks
-        seen = set(known) | {x for x in _F.list(_F.get(d, "slots"), "slots") if isinstance(x, str)}
-        seen.update(x for x in _F.list(hands[player], f"hand of player {player}") if isinstance(x, str))
-        for row in rows:
-            seen.update(e.split()[0] for e in _F.list(row, "capulana") if isinstance(e, str) and e.split())
-        for o in offers:
-            if not isinstance(o, dict) or not isinstance(o.get("cards"), (list, dict)):
-                raise _F.bad("an offer is a dict with player, slot, cards")
-            if isinstance(o["cards"], list):
-                seen.update(x for x in o["cards"] if isinstance(x, str))
-        # others' hidden cards are dealt ones, black (1.2; the state check counts purple cards out of the deck)
-        pool = [c.name for c in sorted((c for c in CARDS if c.is_fabric), key=lambda c: c.stripe != "black")
-                if c.name not in seen]
-        for q in range(n):
-            if q == player:
-                continue
-            h = hands[q]
-            if not isinstance(h, dict):
-                raise _F.bad(f"a view shows player {q}'s hand as {{'count': n}}")
-            mine = sorted(c for c, holder in known.items() if holder == q)
-            count = _F.int(_F.get(h, "count"), f"hand count of player {q}")
-            hidden = [o for o in offers if o.get("player") == q and isinstance(o["cards"], dict)]
-            hand, spill = mine[:count], mine[count:]   # known cards beyond the hand lie in an offer (R6)
-            for o in hidden:
-                k = _F.int(_F.get(o["cards"], "count"), "offer count")
-                take = spill[:k]
-                spill = spill[k:]
-                while len(take) < k and pool:
-                    take.append(pool.pop(0))
-                o["cards"] = sorted(take)
-            if spill:
-                raise _F.bad(f"player {q} has more known cards than their hand and offers hold")
-            while len(hand) < count and pool:
-                hand.append(pool.pop(0))
-            hands[q] = sorted(hand)
-        deck = _F.get(d, "deck")
-        if not isinstance(deck, dict):
-            raise _F.bad("a view shows the deck as {'count': n}")
-        d["deck"] = pool
-        d["seed"] = 0
-        return d
-
-    def _decode_fields(self, f: list[int]) -> dict[str, Any]:
-        n, rnd, start, phase, to_move, seed = f[:6]
-        i = 6
-
-        def take() -> list[int]:
-            nonlocal i
-            k = f[i]
-            out = f[i + 1:i + 1 + k]
-            i += 1 + k
-            return out
-
-        def offer() -> dict[str, Any]:
-            nonlocal i
-            player, slot = f[i], f[i + 1]
-            i += 2
-            return {"player": player, "slot": slot, "cards": _names(take())}
-
-        objectives = [OBJECTIVES[o].name for o in take()]
-        deck = _names(take())
-        slots = _names(take())
-        n_offers = f[i]
-        i += 1
-        offers = [offer() for _ in range(n_offers)]
-        has_open = f[i]
-        i += 1
-        open_offer = offer() if has_open else None
-        hands = [_names(take()) for _ in range(n)]
-        rows = []
-        for _q in range(n):
-            k = f[i]
-            pairs = f[i + 1:i + 1 + 2 * k]
-            i += 1 + 2 * k
-            rows.append([f"{CARDS[c].name} {ORIENTATIONS[q // 7]}{PLACEMENTS[q % 7]}" for c, q in zip(pairs[::2], pairs[1::2])])
-        woven = f[i:i + n]
-        done = [bool(x) for x in f[i + n:i + 2 * n]]
-        i += 2 * n
-        k = f[i]
-        pairs = f[i + 1:i + 1 + 2 * k]
-        known = {CARDS[c].name: q for c, q in zip(pairs[::2], pairs[1::2])}
-        return {
-            "game": "capulana", "players": n, "round": rnd, "start_player": start, "phase": _PHASES[phase],
-            "to_move": None if to_move < 0 else to_move, "seed": unsigned(seed), "objectives": objectives,
-            "deck": deck, "slots": slots, "offers": offers, "open_offer": open_offer, "hands": hands,
-            "capulanas": rows, "woven": woven, "weave_done": done, "known": known,
-        }
 
 
 GAME = Capulana

@@ -31,14 +31,15 @@ higher score wins (returns +1 / -1, or 0 / 0 on equal scores).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping, Optional
+from typing import Any, ClassVar, Optional
 
 from ._errors import InvalidMoveError
-from ._fields import Fields, check_seed, unsigned
+from ._fields import check_seed
 from ._game import Game, load_game
 from ._present import Presentation
 from ._state import Move as _Move
 from ._state import State as _State
+from ._state import parse_notation
 
 __all__ = ["GAME", "NUM_ACTIONS", "Move", "State", "Toy", "new_game", "random_playouts"]
 
@@ -82,12 +83,7 @@ class Move(_Move):
 
         :raises InvalidMoveError: anything else.
         """
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"notation must be a string, not {type(text).__name__}")
-        parts = text.split()
-        if len(parts) == 2 and parts[0] == "play" and parts[1] in ("1", "2", "3", "4", "5", "6"):
-            return cls(int(parts[1]) - 1)
-        raise InvalidMoveError(f"a Toy move is 'play N' with N in 1..6, not {text!r}")
+        return cls(parse_notation("toy", text))     # read in C (csrc/toy_json.c)
 
 
 # --- state ------------------------------------------------------------------------
@@ -107,26 +103,17 @@ class State(_State):
     >>> s.push("play 6")
     >>> s.to_dict()["piles"], s.current_player
     ([[6], []], 1)
+
+    ``view(player)`` shows the opponent's hand and the stock as counts, and
+    no seed:
+
+    >>> new_game(seed=1).view(1)
+    {'game': 'toy', 'to_move': 0, 'hands': [{'count': 2}, [3, 4]], 'stock': {'count': 2}, 'piles': [[], []]}
     """
 
     __slots__ = ()
     MOVE = Move
     GAME_NAME = "toy"
-
-    def _view(self, player: int) -> dict[str, Any]:
-        """What ``player`` sees: ``to_dict()`` with the opponent's hand and
-        the stock as counts, and no seed.
-
-        >>> new_game(seed=1).view(1)
-        {'game': 'toy', 'to_move': 0, 'hands': [{'count': 2}, [3, 4]], 'stock': {'count': 2}, 'piles': [[], []]}
-        >>> State.from_dict(new_game(seed=3).to_dict()) == new_game(seed=3)
-        True
-        """
-        d = self.to_dict()
-        del d["seed"]
-        d["hands"][1 - player] = {"count": len(d["hands"][1 - player])}
-        d["stock"] = {"count": len(d["stock"])}
-        return d
 
     def _text(self, seat: Optional[int]) -> str:
         """The position; hands and stock shown only where ``seat`` sees them
@@ -167,16 +154,7 @@ class State(_State):
         return "\n".join(lines)
 
 
-# --- the game: dicts <-> the C encoding (layout in csrc/toy.h) -------------------------------
-
-
-_F = Fields("Toy")
-
-
-def _card(c: Any, where: str) -> int:
-    if isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= NUM_CARDS:
-        raise _F.bad(f"{where}: unknown card {c!r} (cards are 1..{NUM_CARDS})")
-    return c - 1
+# --- the game (its dicts, views and notation: csrc/toy_json.c) ------------------------------
 
 
 class Toy(Game):
@@ -193,63 +171,6 @@ class Toy(Game):
     STATE = State
     MOVE = Move
     PRESENTATION_MODULE = "tabuleiro.toy"
-
-    def _seen_move(self, state: _State, move: _Move, player: int) -> tuple[Optional[str], str]:
-        """Every move is public (a card played face up); the draw after it is not."""
-        return str(move), f"P{state.current_player}: {move}"
-
-    def _encode_dict(self, d: Mapping[str, Any]) -> list[int]:
-        _F.game(d, "toy")
-        out = [_F.int(_F.get(d, "to_move"), "to_move", null=True), _F.seed(_F.get(d, "seed"))]
-        hands = _F.list(_F.get(d, "hands"), "hands", 2)
-        piles = _F.list(_F.get(d, "piles"), "piles", 2)
-        for cards, where, is_set in ((hands[0], "hands[0]", True), (hands[1], "hands[1]", True),
-                                     (_F.get(d, "stock"), "stock", True), (piles[0], "piles[0]", False),
-                                     (piles[1], "piles[1]", False)):
-            out += _F.ids(cards, where, _card, is_set=is_set)
-        return out
-
-    def _dict_from_view(self, view: Mapping[str, Any], player: int) -> dict[str, Any]:
-        _F.game(view, "toy")
-        d = dict(view)
-        hands = list(_F.list(_F.get(d, "hands"), "hands", 2))
-        if isinstance(hands[player], Mapping):
-            raise _F.bad(f"the view shows player {player}'s hand as a count: it is another seat's view, "
-                         f"not player {player}'s")
-        other = hands[1 - player]
-        stock = _F.get(d, "stock")
-        if not isinstance(other, Mapping) or not isinstance(stock, Mapping):
-            raise _F.bad("a view shows the other hand and the stock as {'count': n}")
-        # only cards are collected here; a value of another type is named by from_dict's checks
-        seen = {x for x in _F.list(hands[player], "hand") if isinstance(x, int)}
-        for pile in _F.list(_F.get(d, "piles"), "piles", 2):
-            seen.update(x for x in _F.list(pile, "pile") if isinstance(x, int))
-        unseen = [c for c in range(1, NUM_CARDS + 1) if c not in seen]
-        k = _F.int(_F.get(other, "count"), "hand count")
-        if not 0 <= k <= len(unseen):
-            raise _F.bad("the view's hand count does not fit the cards it does not show")
-        hands[1 - player] = unseen[:k]
-        d["hands"] = hands
-        d["stock"] = unseen[k:]
-        d["seed"] = 0
-        return d
-
-    def _decode_fields(self, f: list[int]) -> dict[str, Any]:
-        lists = []
-        i = 2
-        for _ in range(5):
-            n = f[i]
-            lists.append([c + 1 for c in f[i + 1:i + 1 + n]])
-            i += 1 + n
-        return {
-            "game": "toy",
-            "to_move": None if f[0] < 0 else f[0],
-            "seed": unsigned(f[1]),
-            "hands": [lists[0], lists[1]],
-            "stock": lists[2],
-            "piles": [lists[3], lists[4]],
-        }
-
 
 GAME = Toy
 
