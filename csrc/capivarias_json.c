@@ -271,24 +271,19 @@ static void cv_from_view(const sr_game *g, sr_jread *r, int v, int player, sr_jw
         return;
     }
     /* the view's fields in order: rivers named, the pile in full, seed 0 */
-    int i = v + 1;
+    char name[32];
     sr_jw_obj(w);
-    for (int c = 0; c < r->doc->nodes[v].count; ++c, i = r->doc->nodes[i + 1].next) {
-        char name[32];
-        if (sr_json_str(&r->doc->nodes[i], name, sizeof name) >= sizeof name || strcmp(name, "seed") == 0) continue;
-        if (sr_json_get(r->doc, v, name) != i + 1) continue;          /* a repeated key: the first counts */
+    for (int c = 0, i = v + 1, value; sr_jr_next_field(r, v, &c, &i, "seed", name, sizeof name, &value);) {
         sr_jw_key(w, name);
         if (strcmp(name, "segments") == 0) {
             sr_jw_arr(w);
             for (int s = 0, seg = segments + 1; s < 3; ++s, seg = r->doc->nodes[seg].next) {
+                char field[32];
                 sr_jw_obj(w);
-                for (int f = 0, j = seg + 1; f < r->doc->nodes[seg].count; ++f, j = r->doc->nodes[j + 1].next) {
-                    char field[32];
-                    if (sr_json_str(&r->doc->nodes[j], field, sizeof field) >= sizeof field) continue;
-                    if (sr_json_get(r->doc, seg, field) != j + 1) continue;
+                for (int f = 0, j = seg + 1, fv; sr_jr_next_field(r, seg, &f, &j, NULL, field, sizeof field, &fv);) {
                     sr_jw_key(w, field);
                     if (strcmp(field, "river") == 0) sr_jw_str(w, rules->card[pick[s]].name);
-                    else sr_jr_copy(r, j + 1, w);
+                    else sr_jr_copy(r, fv, w);
                 }
                 sr_jw_end_obj(w);
             }
@@ -303,12 +298,10 @@ static void cv_from_view(const sr_game *g, sr_jread *r, int v, int player, sr_jw
             }
             sr_jw_end_arr(w);
         } else {
-            sr_jr_copy(r, i + 1, w);
+            sr_jr_copy(r, value, w);
         }
     }
-    sr_jw_key(w, "seed");
-    sr_jw_int(w, 0);
-    sr_jw_end_obj(w);
+    sr_jr_end_rebuilt(w);
 }
 
 static void cv_params(sr_jread *r, int d, int *values, int *given) {

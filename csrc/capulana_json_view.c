@@ -239,12 +239,9 @@ void cp_json_from_view(const sr_game *g, sr_jread *r, int v, int player, sr_jw *
     if (!r->failed && !sr_jr_is(r, deck, SR_J_OBJ)) sr_jr_bad(r, "a view shows the deck as {'count': n}");
     if (r->failed) goto done;
     /* the view's fields in order, hidden cards placed, the deck the pool's rest, seed 0 */
-    int i = v + 1;
+    char name[32];
     sr_jw_obj(w);
-    for (int c = 0; c < r->doc->nodes[v].count; ++c, i = r->doc->nodes[i + 1].next) {
-        char name[32];
-        if (sr_json_str(&r->doc->nodes[i], name, sizeof name) >= sizeof name || strcmp(name, "seed") == 0) continue;
-        if (sr_json_get(r->doc, v, name) != i + 1) continue;          /* a repeated key: the first counts */
+    for (int c = 0, i = v + 1, value; sr_jr_next_field(r, v, &c, &i, "seed", name, sizeof name, &value);) {
         sr_jw_key(w, name);
         if (strcmp(name, "hands") == 0) {
             sr_jw_arr(w);
@@ -267,12 +264,10 @@ void cp_json_from_view(const sr_game *g, sr_jread *r, int v, int player, sr_jw *
             for (int k = head; k < npool; ++k) sr_jw_str(w, rules->card[pool[k]].name);
             sr_jw_end_arr(w);
         } else {
-            sr_jr_copy(r, i + 1, w);
+            sr_jr_copy(r, value, w);
         }
     }
-    sr_jw_key(w, "seed");
-    sr_jw_int(w, 0);
-    sr_jw_end_obj(w);
+    sr_jr_end_rebuilt(w);
 done:
     free(keys); free(placed); free(text); free(hand_at); free(hand_n); free(offer_at); free(offer_n); free(replaced);
 }

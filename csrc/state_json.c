@@ -120,6 +120,28 @@ void sr_jr_copy(sr_jread *r, int i, sr_jw *w) {
     }
 }
 
+int sr_jr_next_field(const sr_jread *r, int obj, int *c, int *i, const char *skip, char *name, size_t name_len,
+                     int *value) {
+    const sr_jdoc *d = r->doc;
+    while (*c < d->nodes[obj].count) {
+        int key = *i;
+        *i = d->nodes[key + 1].next;
+        ++*c;
+        if (sr_json_str(&d->nodes[key], name, name_len) >= name_len) continue;
+        if (skip && strcmp(name, skip) == 0) continue;
+        if (sr_json_get(d, obj, name) != key + 1) continue;          /* a repeated key: the first counts */
+        *value = key + 1;
+        return 1;
+    }
+    return 0;
+}
+
+void sr_jr_end_rebuilt(sr_jw *w) {
+    sr_jw_key(w, "seed");
+    sr_jw_int(w, 0);
+    sr_jw_end_obj(w);
+}
+
 int sr_jr_get(sr_jread *r, int obj, const char *key) {
     if (r->failed || obj < 0) return -1;
     int v = sr_json_get(r->doc, obj, key);

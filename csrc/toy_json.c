@@ -145,13 +145,9 @@ static void toy_from_view(const sr_game *g, sr_jread *r, int v, int player, sr_j
     if (r->failed) return;
     if (k < 0 || k > nu) { sr_jr_bad(r, "the view's hand count does not fit the cards it does not show"); return; }
     /* the view's fields in order, the seat's hand and piles as they are */
-    int i = v + 1;
+    char name[32];
     sr_jw_obj(w);
-    for (int c = 0; c < r->doc->nodes[v].count; ++c, i = r->doc->nodes[i + 1].next) {
-        const sr_jnode *key = &r->doc->nodes[i];
-        char name[32];
-        if (sr_json_str(key, name, sizeof name) >= sizeof name || strcmp(name, "seed") == 0) continue;
-        if (sr_json_get(r->doc, v, name) != i + 1) continue;          /* a repeated key: the first counts */
+    for (int c = 0, i = v + 1, value; sr_jr_next_field(r, v, &c, &i, "seed", name, sizeof name, &value);) {
         sr_jw_key(w, name);
         if (strcmp(name, "hands") == 0) {
             sr_jw_arr(w);
@@ -167,12 +163,10 @@ static void toy_from_view(const sr_game *g, sr_jread *r, int v, int player, sr_j
             for (int j = (int)k; j < nu; ++j) sr_jw_int(w, unseen[j]);
             sr_jw_end_arr(w);
         } else {
-            sr_jr_copy(r, i + 1, w);
+            sr_jr_copy(r, value, w);
         }
     }
-    sr_jw_key(w, "seed");
-    sr_jw_int(w, 0);
-    sr_jw_end_obj(w);
+    sr_jr_end_rebuilt(w);
 }
 
 static void toy_params(sr_jread *r, int d, int *values, int *given) {
