@@ -273,15 +273,13 @@ static void cv_from_view(const sr_game *g, sr_jread *r, int v, int player, sr_jw
     /* the view's fields in order: rivers named, the pile in full, seed 0 */
     char name[32];
     sr_jw_obj(w);
-    for (int c = 0, i = v + 1, value; sr_jr_next_field(r, v, &c, &i, "seed", name, sizeof name, &value);) {
-        sr_jw_key(w, name);
+    for (int c = 0, i = v + 1, value; sr_jr_next_field(r, w, v, &c, &i, "seed", name, sizeof name, &value);) {
         if (strcmp(name, "segments") == 0) {
             sr_jw_arr(w);
             for (int s = 0, seg = segments + 1; s < 3; ++s, seg = r->doc->nodes[seg].next) {
                 char field[32];
                 sr_jw_obj(w);
-                for (int f = 0, j = seg + 1, fv; sr_jr_next_field(r, seg, &f, &j, NULL, field, sizeof field, &fv);) {
-                    sr_jw_key(w, field);
+                for (int f = 0, j = seg + 1, fv; sr_jr_next_field(r, w, seg, &f, &j, NULL, field, sizeof field, &fv);) {
                     if (strcmp(field, "river") == 0) sr_jw_str(w, rules->card[pick[s]].name);
                     else sr_jr_copy(r, fv, w);
                 }

@@ -241,8 +241,7 @@ void cp_json_from_view(const sr_game *g, sr_jread *r, int v, int player, sr_jw *
     /* the view's fields in order, hidden cards placed, the deck the pool's rest, seed 0 */
     char name[32];
     sr_jw_obj(w);
-    for (int c = 0, i = v + 1, value; sr_jr_next_field(r, v, &c, &i, "seed", name, sizeof name, &value);) {
-        sr_jw_key(w, name);
+    for (int c = 0, i = v + 1, value; sr_jr_next_field(r, w, v, &c, &i, "seed", name, sizeof name, &value);) {
         if (strcmp(name, "hands") == 0) {
             sr_jw_arr(w);
             for (int q = 0, h = hands + 1; q < np; ++q, h = r->doc->nodes[h].next) {

@@ -120,8 +120,8 @@ void sr_jr_copy(sr_jread *r, int i, sr_jw *w) {
     }
 }
 
-int sr_jr_next_field(const sr_jread *r, int obj, int *c, int *i, const char *skip, char *name, size_t name_len,
-                     int *value) {
+int sr_jr_next_field(const sr_jread *r, sr_jw *w, int obj, int *c, int *i, const char *skip, char *name,
+                     size_t name_len, int *value) {
     const sr_jdoc *d = r->doc;
     while (*c < d->nodes[obj].count) {
         int key = *i;
@@ -130,6 +130,7 @@ int sr_jr_next_field(const sr_jread *r, int obj, int *c, int *i, const char *ski
         if (sr_json_str(&d->nodes[key], name, name_len) >= name_len) continue;
         if (skip && strcmp(name, skip) == 0) continue;
         if (sr_json_get(d, obj, name) != key + 1) continue;          /* a repeated key: the first counts */
+        sr_jw_key(w, name);
         *value = key + 1;
         return 1;
     }

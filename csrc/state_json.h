@@ -169,13 +169,13 @@ int sr_jr_card_named(sr_jread *r, int i, const char *where, const char *const *n
 /* Write view node i into w as it is (dict_from_view's copies). */
 void sr_jr_copy(sr_jread *r, int i, sr_jw *w);
 /* A view-to-state rebuild's walk over object node obj's fields, in order:
- * start with *c = 0 and *i = obj + 1; each call gives the next field's
- * name (NUL-terminated in name[0..name_len)) and value node and returns 1,
- * or returns 0 when none is left. A field named `skip` (may be NULL), a
- * name of name_len bytes or more, and a repeated key (the first counts) are
- * passed over. */
-int sr_jr_next_field(const sr_jread *r, int obj, int *c, int *i, const char *skip, char *name, size_t name_len,
-                     int *value);
+ * start with *c = 0 and *i = obj + 1; each call writes the next field's key
+ * to w, gives its name (NUL-terminated in name[0..name_len)) and value node
+ * and returns 1 (the caller writes the value), or returns 0 when none is
+ * left. A field named `skip` (may be NULL), a name of name_len bytes or
+ * more, and a repeated key (the first counts) are passed over. */
+int sr_jr_next_field(const sr_jread *r, sr_jw *w, int obj, int *c, int *i, const char *skip, char *name,
+                     size_t name_len, int *value);
 /* A rebuilt state's last field, "seed": 0 (a view has no seed), and its
  * closing brace. */
 void sr_jr_end_rebuilt(sr_jw *w);

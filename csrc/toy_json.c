@@ -147,8 +147,7 @@ static void toy_from_view(const sr_game *g, sr_jread *r, int v, int player, sr_j
     /* the view's fields in order, the seat's hand and piles as they are */
     char name[32];
     sr_jw_obj(w);
-    for (int c = 0, i = v + 1, value; sr_jr_next_field(r, v, &c, &i, "seed", name, sizeof name, &value);) {
-        sr_jw_key(w, name);
+    for (int c = 0, i = v + 1, value; sr_jr_next_field(r, w, v, &c, &i, "seed", name, sizeof name, &value);) {
         if (strcmp(name, "hands") == 0) {
             sr_jw_arr(w);
             for (int p = 0; p < 2; ++p) {
