@@ -6,6 +6,22 @@ from state_json_c cimport (SR_MAX_JSON, sr_json_codec, sr_state_to_json, sr_fiel
                            sr_params_from_json, sr_fields_from_json, sr_events_json)
 
 
+cdef Py_ssize_t _node_marks(object tuples, int **out) except -1:
+    """The preorder node numbers in tuples (plain_json's tuple marks) as a
+    C array in *out (PyMem_Malloc'd, the caller frees it; NULL when there are
+    none): their count."""
+    cdef Py_ssize_t n = len(tuples), i
+    out[0] = NULL
+    if n == 0:
+        return 0
+    out[0] = <int *> PyMem_Malloc(n * sizeof(int))
+    if out[0] == NULL:
+        raise MemoryError()
+    for i in range(n):
+        out[0][i] = tuples[i]
+    return n
+
+
 def state_json(CoreState st, int viewer):
     """The state dict (viewer -1) or seat viewer's view of st as compact JSON
     text (csrc/state_json.h): what json.dumps(..., separators=(",", ":"))
@@ -66,17 +82,12 @@ def state_from_json(CoreGame cg, str text, int as_view_of, tuples):
     tuples: the preorder nodes that were Python tuples. InvalidStateError
     with C's message on a bad one."""
     cdef bytes raw = text.encode("utf-8", "surrogatepass")
-    cdef Py_ssize_t nt = len(tuples), i
+    cdef Py_ssize_t nt
     cdef int *tup = NULL
     cdef char msg[1024]
     cdef int rc
     cdef CoreState st = cg._blank()
-    if nt:
-        tup = <int *> PyMem_Malloc(nt * sizeof(int))
-        if tup == NULL:
-            raise MemoryError()
-        for i in range(nt):
-            tup[i] = tuples[i]
+    nt = _node_marks(tuples, &tup)
     try:
         msg[0] = 0
         rc = sr_state_from_json(cg.d, &cg.g, raw, len(raw), as_view_of, tup, <int> nt, st.s.b, msg, sizeof(msg))
@@ -97,17 +108,12 @@ def fields_from_json(CoreGame cg, str text, tuples):
     and type checks only; the decoder does not judge it): a list of ints.
     InvalidStateError on a bad one."""
     cdef bytes raw = text.encode("utf-8", "surrogatepass")
-    cdef Py_ssize_t nt = len(tuples), i
+    cdef Py_ssize_t nt
     cdef int *tup = NULL
     cdef int64_t out[1024]
     cdef int n = 0, rc
     cdef char msg[1024]
-    if nt:
-        tup = <int *> PyMem_Malloc(nt * sizeof(int))
-        if tup == NULL:
-            raise MemoryError()
-        for i in range(nt):
-            tup[i] = tuples[i]
+    nt = _node_marks(tuples, &tup)
     try:
         msg[0] = 0
         rc = sr_fields_from_json(cg.d, &cg.g, raw, len(raw), tup, <int> nt, out, &n, msg, sizeof(msg))
@@ -126,18 +132,13 @@ def params_from_json(str name, str text, tuples):
     Python tuples). InvalidStateError on a bad one."""
     cdef const sr_game_def *d = _find(name)
     cdef bytes raw = text.encode("utf-8", "surrogatepass")
-    cdef Py_ssize_t nt = len(tuples), i
+    cdef Py_ssize_t nt
     cdef int *tup = NULL
     cdef int values[4]
     cdef int given[4]
     cdef char msg[1024]
     cdef int rc
-    if nt:
-        tup = <int *> PyMem_Malloc(nt * sizeof(int))
-        if tup == NULL:
-            raise MemoryError()
-        for i in range(nt):
-            tup[i] = tuples[i]
+    nt = _node_marks(tuples, &tup)
     msg[0] = 0
     try:
         rc = sr_params_from_json(d, raw, len(raw), tup, <int> nt, values, given, msg, sizeof(msg))
