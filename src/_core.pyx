@@ -750,6 +750,7 @@ cdef object _action_id(object action):
 
 cdef extern from "Python.h":
     unsigned long long PyLong_AsUnsignedLongLong(object o) noexcept
+    long PyLong_AsLongAndOverflow(object o, int *overflow) noexcept
     bint PyLong_CheckExact(object o) noexcept
     void *PyErr_Occurred() noexcept
     void PyErr_Clear() noexcept
@@ -773,7 +774,17 @@ cdef inline uint64_t _seed_arg(object seed) except? <uint64_t> -1:
 
 cdef int _check_player(player, int n) except -1:
     """The player as a C int in [0, n), else ValueError. An int subclass is
-    judged by its value (``_exact_int``), never by its own comparisons."""
+    judged by its value (``_exact_int``), never by its own comparisons.
+
+    An exact int is read once as a C long (one C call, where the Limited
+    API's rich comparisons and conversion made three); anything else takes
+    the checks below, whose errors are unchanged."""
+    cdef int overflow = 0
+    cdef long v
+    if PyLong_CheckExact(player):
+        v = PyLong_AsLongAndOverflow(player, &overflow)
+        if overflow == 0 and 0 <= v < n:
+            return <int> v
     if isinstance(player, bool) or not isinstance(player, int):
         raise ValueError(f"player must be an integer in [0, {n - 1}], not {player!r}")
     cdef object p = _exact_int(player)
