@@ -19,6 +19,15 @@ in its own directory:
 
     python bench/compare_builds.py --abi3 --baseline 0d5d6ae --rounds 5
     python bench/compare_builds.py --abi3 --quick bench_capulana.py -k weaving   # while developing
+    python bench/compare_builds.py --abi3 --control --rounds 5                  # and the harness's floor
+
+``--control`` adds a third build: a byte-identical copy of the
+version-specific one, unpacked in its own directory and run as if it were
+another build. Its ratio to the version-specific build is what the harness
+reports when nothing differs, benchmark by benchmark: its failures are the
+threshold's false alarms on this machine, and its spread is the floor under
+any abi3 figure (the noise gauge covers only the few benchmarks that run no
+build code).
 
 Each line then says PASS or FAIL against ``--threshold`` (0.97) for the
 median round ratio abi3 / version-specific (and new / baseline).
@@ -154,12 +163,25 @@ def baseline_tree(rev: str) -> Path:
     return dest
 
 
+def control_copy(target: Path) -> Path:
+    """A byte-identical copy of an unpacked build in its own directory (``--control``)."""
+    dest = target.with_name(target.name + "-copy")
+    if not (dest / "tabuleiro").is_dir():
+        part = dest.with_suffix(".part")
+        shutil.rmtree(part, ignore_errors=True)
+        shutil.copytree(target, part, symlinks=True)
+        part.rename(dest)
+    return dest
+
+
 # --- the table ------------------------------------------------------------------------------------
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--abi3", action="store_true",
                     help="abi3 against version-specific builds of this tree (wheels built and cached here)")
+    ap.add_argument("--control", action="store_true",
+                    help="with --abi3: also a byte-identical copy of the version-specific build (the harness's floor)")
     ap.add_argument("--baseline", metavar="REV",
                     help="with --abi3: also the version-specific build of git revision REV (e.g. main's commit)")
     ap.add_argument("--old-python")
@@ -177,12 +199,16 @@ def main() -> None:
     if args.select:
         extra += ["-k", args.select]
     if args.abi3:
+        vs_target = build(ROOT, False)
         builds = [Build("abi3", sys.executable, HERE, build(ROOT, True)),
-                  Build("vs", sys.executable, HERE, build(ROOT, False))]
+                  Build("vs", sys.executable, HERE, vs_target)]
         if args.baseline:
             base = baseline_tree(args.baseline)
             builds.append(Build(f"vs@{args.baseline}", sys.executable, HERE, build(base, False)))
         pairs = [("abi3", "vs")] + ([("vs", builds[2].name)] if args.baseline else [])
+        if args.control:
+            builds.append(Build("vs-copy", sys.executable, HERE, control_copy(vs_target)))
+            pairs.append(("vs-copy", "vs"))
     else:
         if not (args.old_python and args.old_bench):
             ap.error("give --abi3, or --old-python and --old-bench")
@@ -213,27 +239,37 @@ def main() -> None:
     # run, so a run's fastest round is its least disturbed), then the median
     # over rounds: the figure least moved by the machine's slow spells
     failed = []
+    control_failed = []     # the same bits against themselves: the threshold's false alarms
+    control: list[float] = []
     noise: list[float] = []     # the ratios of benchmarks that run no build code
     cols = "".join(f" {f'{n} fastest':>15}" for n in best)
-    ratio_cols = "".join(f" {f'{a}/{b} fastest':>16} {f'{a}/{b} median':>16}" for a, b in pairs)
+    ratio_cols = "".join(f" {f'{a}/{o} fastest':>16} {f'{a}/{o} median':>16}" for a, o in pairs)
     print(f"{'benchmark':<44}{cols}{ratio_cols}")
     for key in sorted(best[builds[0].name]):
-        if any(key not in best[b.name] for b in builds):
+        if any(key not in best[bd.name] for bd in builds):
             continue
-        line = f"{key:<44}" + "".join(f" {best[b.name][key]:>15,.0f}" for b in builds)
+        line = f"{key:<44}" + "".join(f" {best[bd.name][key]:>15,.0f}" for bd in builds)
         free = any(s in key for s in BUILD_FREE)
-        for a, b in pairs:
-            paired = statistics.median(y / x for x, y in zip(fastest[b][key], fastest[a][key]))
+        for a, o in pairs:
+            paired = statistics.median(y / x for x, y in zip(fastest[o][key], fastest[a][key]))
             verdict = "PASS" if paired >= args.threshold else "FAIL"
-            if verdict == "FAIL" and not free:
-                failed.append(f"{key} ({a}/{b} {paired:.3f})")
-            if free:
+            if a == "vs-copy":
+                control.append(paired)
+                if verdict == "FAIL" and not free:
+                    control_failed.append(f"{key} ({paired:.3f})")
+            elif verdict == "FAIL" and not free:
+                failed.append(f"{key} ({a}/{o} {paired:.3f})")
+            if free and a != "vs-copy":
                 noise.append(paired)
-            line += f" {best[a][key] / best[b][key]:>16.3f} {paired:>11.3f} {verdict}"
+            line += f" {best[a][key] / best[o][key]:>16.3f} {paired:>11.3f} {verdict}"
         print(line + ("  (runs no build code: noise)" if free else ""))
     if noise:
         print(f"noise gauge: {len(noise)} ratios of benchmarks that run no build code, "
               f"{min(noise):.3f}-{max(noise):.3f}")
+    if control:
+        print(f"control (the version-specific build against a copy of itself): {len(control)} ratios, "
+              f"{min(control):.3f}-{max(control):.3f}, median {statistics.median(control):.3f}; "
+              f"{len(control_failed)} below {args.threshold}" + (": " + ", ".join(control_failed) if control_failed else ""))
     print(f"{'PASS' if not failed else 'FAIL'}: every median round ratio of a benchmark that runs the build "
           f">= {args.threshold}" + ("" if not failed else "; below: " + ", ".join(failed)))
     sys.exit(1 if failed else 0)
