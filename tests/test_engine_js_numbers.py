@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import tabuleiro
 from tabuleiro import engine
-from tabuleiro._wire import SAFE_INT, _safe_ints
+from tabuleiro._wire import SAFE_INT, _encode, _encode_answer, _safe_ints
 
 GAMES = [("capivarias", {}), ("capivarias", {"expansion": True}), ("capulana", {"players": 3}),
          ("capulana", {"players": 5}), ("toy", {})]
@@ -186,6 +186,28 @@ def test_safe_ints_turns_only_large_integers_into_strings(obj: Any) -> None:
 
     same(obj, out)
     assert js_roundtrip(json.dumps(out)) == out
+
+
+#: integers on both sides of SAFE_INT (16 and 17 digits), floats whose repr has long digit runs, and digit strings
+_LEAVES = (st.integers(min_value=-2**70, max_value=2**70) | st.sampled_from([SAFE_INT, SAFE_INT + 1, -SAFE_INT - 1,
+                                                                            10**15, 10**16, -(10**16), 0.9999999999999999,
+                                                                            -0.12345678901234568, 1.2345678901234567e-05])
+           | st.floats(allow_nan=False, allow_infinity=False) | st.booleans() | st.none()
+           | st.from_regex(r"\A-?[0-9]{15,20}\Z") | st.text(alphabet="0123456789.e-", max_size=24)
+           | st.text(alphabet='0123456789.e-"\\', max_size=24) | st.text(max_size=3))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(max_size=3), st.recursive(
+    _LEAVES, lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=3), kids, max_size=4),
+    max_leaves=20), max_size=5), _LEAVES)
+def test_the_answer_encoder_equals_the_full_walk(answer: dict[str, Any], rid: Any) -> None:
+    """The engine encodes an answer once and walks it only when its line
+    holds a long run of digits: byte for byte what walking every answer
+    gave, ``id`` echoed as sent."""
+    answer = {"id": rid, **{k: v for k, v in answer.items() if k != "id"}}
+    want = _encode({k: v if k == "id" else _safe_ints(v) for k, v in answer.items()})
+    assert _encode_answer(answer) == want
 
 
 def test_an_id_is_echoed_exactly_even_past_two_to_the_53() -> None:

@@ -41,7 +41,7 @@ from ._errors import IllegalMoveError, InvalidMoveError, InvalidStateError
 from ._game import game_class
 from ._undo_rule import UNDO_WORLDS, undo_refusal
 from ._wire import (_MISSING, ERROR_CODES, MAX_DEPTH, MAX_LINE, SAFE_INT, ProtocolError, _bad, _bool_field, _echoable,
-                    _encode, _int_field, _is_int, _read_request, _safe_ints, _seed_field, _seed_value, _short,
+                    _encode, _encode_answer, _int_field, _is_int, _read_request, _seed_field, _seed_value, _short,
                     _str_field, _unicode_problem, _valid_unicode)
 
 __all__ = ["ERROR_CODES", "MAX_DEPTH", "MAX_LINE", "SAFE_INT", "UNDO_WORLDS", "PROTOCOL_VERSION", "Engine", "main",
@@ -109,7 +109,7 @@ class Engine:
         answer that cannot be (a bug: requests are checked where they enter)
         becomes an ``internal`` error answer that can, with ``id`` and
         ``cmd`` kept only if they encode. A failing output ends the session."""
-        data = _encode({k: v if k == "id" else _safe_ints(v) for k, v in obj.items()})
+        data = _encode_answer(obj)
         if data is None:
             self._log("an answer could not be encoded as strict JSON (a bug)")
             rid, cmd = obj.get("id"), obj.get("cmd")
