@@ -16,6 +16,7 @@ least 500 games a second per worker. Needs ``cc`` and ``node`` on PATH.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -92,12 +93,36 @@ def test_engine_worker_loop_capivarias(benchmark: Any) -> None:
         w.close()
 
 
+def pipe_round_trip_us(n: int = 20000) -> float:
+    """The machine's floor under any engine: microseconds for one line
+    written to ``cat`` through a pipe and read back (best of 3 runs of n)."""
+    p = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    assert p.stdin is not None and p.stdout is not None
+    fd_in, fd_out = p.stdin.fileno(), p.stdout.fileno()
+    best = float("inf")
+    try:
+        for _ in range(3):
+            t = time.perf_counter()
+            for _ in range(n):
+                os.write(fd_in, b"x\n")
+                os.read(fd_out, 64)
+            best = min(best, (time.perf_counter() - t) / n * 1e6)
+    finally:
+        p.kill()
+        p.wait()
+    return best
+
+
 def main() -> int:
     print(f"{'two random external engines, tc 5+0.05':<40} {'games/s wall':>14} {'games/CPU-s':>14} {'moves/game':>11}")
     for kind in ("c", "node"):
         for game in ("capivarias", "toy"):
             wall, cpu, moves = _rounds(game, DEALS, kind=kind)
             print(f"{game + ', ' + kind + ' engines':<40} {wall:>14,.0f} {cpu:>14,.0f} {moves:>11.1f}")
+    rtt = pipe_round_trip_us()
+    # one round trip a decision (load + go in one write, two answers back)
+    print(f"this machine's pipe round trip (a line through cat and back): {rtt:.1f} us; with nothing else to do, "
+          f"a worker could play at most {1e6 / (rtt * 39.8):,.0f} Capivarias games (39.8 decisions) a second")
     return 0
 
 
