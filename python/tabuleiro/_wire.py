@@ -239,7 +239,7 @@ def _encode_answer(obj: dict[str, Any]) -> Optional[bytes]:
     b'{"id":1152921504606846976,"x":0.12345678901234568}\\n'
     """
     rid = obj.get("id")
-    if not (_is_int(rid) and not -SAFE_INT <= rid <= SAFE_INT):
+    if not (isinstance(rid, int) and not isinstance(rid, bool) and not -SAFE_INT <= rid <= SAFE_INT):
         data = _encode(obj)
         if data is None or _LONG_INT.search(data) is None:
             return data
