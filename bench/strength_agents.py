@@ -17,7 +17,7 @@ from typing import Any
 
 from tabuleiro import agents
 
-__all__ = ["LcbChild", "lcb"]
+__all__ = ["GreedyWeave", "LcbChild", "greedy_weave", "lcb"]
 
 
 @dataclass
@@ -56,3 +56,34 @@ class LcbChild:
 def lcb(*, seed: int = 0, z: float = 1.0, iterations: int = 1000) -> LcbChild:
     """The arena factory: ``bench.strength_agents:lcb:z=1.0,iterations=1000``."""
     return LcbChild(z=z, iterations=iterations, seed=seed)
+
+
+@dataclass
+class GreedyWeave:
+    """A probe, not a candidate: Capulana's ``greedy`` move in a weaving
+    turn (the best complete weaving step), ``ismcts`` everywhere else (the
+    auction). It asks whether a small-budget search loses to ``greedy`` in
+    the weaving, where a hundred random rollouts cannot rank thousands of
+    placements, or in the bidding, where ``greedy`` plays at random.
+    """
+
+    iterations: int = 100
+    seed: int = 0
+    search: agents.SearchAgent = field(init=False, repr=False)
+    greedy: agents.GreedyAgent = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.iterations, bool) or not isinstance(self.iterations, int) or self.iterations < 1:
+            raise ValueError(f"iterations must be a positive integer, not {self.iterations!r}")
+        self.search = agents.SearchAgent(kind="ismcts", iterations=self.iterations, seed=self.seed)
+        self.greedy = agents.GreedyAgent(seed=self.seed)
+
+    def choose(self, state: Any) -> Any:
+        if state.to_dict().get("phase") == "weave":
+            return self.greedy.choose(state)
+        return self.search.choose(state)
+
+
+def greedy_weave(*, seed: int = 0, iterations: int = 100) -> GreedyWeave:
+    """The arena factory: ``bench.strength_agents:greedy_weave:iterations=100``."""
+    return GreedyWeave(iterations=iterations, seed=seed)

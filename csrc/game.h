@@ -128,6 +128,15 @@ typedef struct {
     /* move prior: fill out[i] for legal[i] and return 1, or return 0 when it has
      * no opinion here (with out == NULL: only say which). NULL: none. */
     int (*action_prior)(const void *rules, const void *state, const int *legal, int n, double *out);
+    /* move prior at a search's root, in place of action_prior there: the
+     * same contract, computed once per search and tree (so it may cost what
+     * a move of the greedy agent does). NULL: action_prior at the root too. */
+    int (*root_prior)(const void *rules, const void *state, const int *legal, int n, double *out);
+    /* weight of the root prior's progressive bias: a root child's UCB value
+     * gets root_bias * (p - best) / (best - worst) / (1 + visits), so a small
+     * search keeps to the prior's best moves and a large one outgrows it
+     * (0: none; only with a root_prior) */
+    double root_bias;
     /* greedy agent: an index into legal[0..n), or -SR_E_NOMEM */
     int (*greedy_index)(const void *rules, const void *state, const int *legal, int n, uint64_t *rng);
     /* rollout horizon (NULL: none): a rollout may end as soon as phase()

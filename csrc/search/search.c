@@ -50,6 +50,12 @@ typedef struct {
     uint64_t *legal_bits;
     uint64_t *edge_bits;
     double prior[SR_MAX_LEGAL];
+    /* the root prior, computed once for root_prior_legal[0..root_prior_n)
+     * (root_prior_n = 0: not yet); root_prior_have = 0: no opinion there */
+    double root_prior[SR_MAX_LEGAL];
+    int root_prior_legal[SR_MAX_LEGAL];
+    int root_prior_n, root_prior_have;
+    double root_bias[SR_MAX_LEGAL];     /* (prior - best) / (best - worst) in [-1, 0], same order */
 } tree_t;
 
 /* log(n) for small n, filled once: UCB takes one per legal edge per step. */
@@ -69,6 +75,8 @@ void sr_make_evaluator(const sr_policy *policy, int heuristic_rollout, int shape
     out->rollout = heuristic_rollout && policy ? policy->heuristic_action : NULL;
     out->value = shaped && policy ? policy->shaped_returns : NULL;
     out->prior = prior && policy ? policy->action_prior : NULL;
+    out->root_prior = prior && policy && policy->action_prior ? policy->root_prior : NULL;
+    out->root_bias = out->root_prior ? policy->root_bias : 0.0;
     int h = horizon && policy && policy->phase && policy->horizon_value;
     out->phase = h ? policy->phase : NULL;
     out->horizon_value = h ? policy->horizon_value : NULL;
@@ -136,6 +144,42 @@ static int lookup(tree_t *t, int player, uint64_t key, int create) {
 
 /* ---- one iteration of MCTS / ISMCTS ------------------------------------------- */
 
+/* The root prior's bias of root action a (0 when there is none). */
+static double root_bias_of(const tree_t *t, int a) {
+    if (!t->root_prior_have || t->root_prior_n <= 0) return 0.0;
+    int lo = 0, hi = t->root_prior_n - 1;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (t->root_prior_legal[mid] < a) lo = mid + 1; else hi = mid;
+    }
+    return t->root_prior_legal[lo] == a ? t->root_bias[lo] : 0.0;
+}
+
+/* The prior of the actions legal[0..n) at the root into t->prior: the
+ * evaluator's root prior, computed on the first call and reused while the
+ * root's legal actions are the same (they are in every world of a search:
+ * they depend on what the searching player sees), else the plain prior
+ * (also where the root prior has no opinion). Returns 1, or what the plain
+ * prior returns. */
+static int root_prior_of(tree_t *t, const void *state, const int *legal, int n) {
+    const sr_evaluator *ev = t->ev;
+    if (t->root_prior_n != n || memcmp(t->root_prior_legal, legal, sizeof *legal * (size_t)n) != 0) {
+        t->root_prior_have = ev->root_prior(t->g->rules, state, legal, n, t->root_prior);
+        t->root_prior_n = n;                    /* n >= 1 here; 0 (from tree_init's memset) = not yet */
+        memcpy(t->root_prior_legal, legal, sizeof *legal * (size_t)n);
+        double hi = -1e300, lo = 1e300;
+        for (int i = 0; i < n; ++i) {
+            if (t->root_prior[i] > hi) hi = t->root_prior[i];
+            if (t->root_prior[i] < lo) lo = t->root_prior[i];
+        }
+        for (int i = 0; i < n; ++i)
+            t->root_bias[i] = t->root_prior_have && hi > lo ? (t->root_prior[i] - hi) / (hi - lo) : 0.0;
+    }
+    if (!t->root_prior_have) return ev->prior(t->g->rules, state, legal, n, t->prior);
+    memcpy(t->prior, t->root_prior, sizeof *t->prior * (size_t)n);
+    return 1;
+}
+
 /* Zero the bits a tree step set (cheaper than clearing num_actions bits). */
 static inline void clear_bits(tree_t *t, const int *legal, int n) {
     for (int i = 0; i < n; ++i) {
@@ -176,6 +220,7 @@ static void iterate_tree(tree_t *t, int ismcts) {
         if (n_have < n && ev->prior && ev->prior(g->rules, state, legal, n, NULL)) {
             /* progressive widening: with a prior, 1 + sqrt(visits) children */
             if (n_have > 0 && (double)n_have >= 1.0 + sqrt((double)node_visits)) n_have = -n_have;
+            else if (depth == 0 && ev->root_prior) have_prior = root_prior_of(t, state, legal, n);
             else have_prior = ev->prior(g->rules, state, legal, n, t->prior);
         }
         if (n_have >= 0 && n_have < n) {
@@ -223,6 +268,8 @@ static void iterate_tree(tree_t *t, int ismcts) {
             ed->avail++;
             double v = ed->visits ? ed->reward / ed->visits + t->p->c * sqrt(log_n(ed->avail) / ed->visits)
                                   : 1e300;
+            if (depth == 0 && ev->root_bias > 0 && ed->visits)     /* progressive bias at the root */
+                v += ev->root_bias * root_bias_of(t, ed->action) / (1.0 + ed->visits);
             if (v > best) { best = v; chosen = e; }
         }
         clear_bits(t, legal, n);

@@ -34,6 +34,9 @@ typedef struct {
     void (*value)(const void *rules, const void *state, double *out);
     /* move prior for progressive widening; NULL = none */
     int (*prior)(const void *rules, const void *state, const int *legal, int n, double *out);
+    /* the prior at the root (computed once per tree); NULL = prior there too */
+    int (*root_prior)(const void *rules, const void *state, const int *legal, int n, double *out);
+    double root_bias;          /* the policy's root_bias with the prior on, else 0 */
     /* rollout horizon: stop when phase() changes, value by horizon_value; NULL = play to the end */
     sr_phase_fn phase;
     void (*horizon_value)(const void *rules, const void *state, double *out);

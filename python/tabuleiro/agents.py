@@ -59,6 +59,10 @@ returns, rollouts ending with the round (valued by the round tally, later
 rounds as coin flips: docs/engine-notes.md); Capulana c=0.4 (0.7 until issue
 25's SPRT, docs/strength.md; the levels keep 0.7) on a reward half
 win share, half score margin, with the weaving prior, rollouts to the end.
+Capulana's prior looks one card ahead below the root and a whole weaving
+step ahead at the root, where it also biases the choice of child (a
+progressive bias that fades with visits), so that a small search weaves at
+least as well as ``greedy`` and a large one still overrules it (issue 25).
 A search can be stopped from another thread with ``stop=StopFlag()`` passed
 to ``choose``/``analyse``; Ctrl-C raises ``KeyboardInterrupt`` within a
 fraction of a second.
