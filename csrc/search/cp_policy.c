@@ -7,22 +7,24 @@
 #include "../rng.h"
 #include <stdlib.h>
 
-/* Greedy choice (index into legal[0..n)): in a weaving turn, the first
- * action of the cp_weaving_options step with the best final score (R11) for
- * the mover, ties by rng; in the offer phase, uniform. Allocates the options
- * buffer once per call; -SR_E_NOMEM if memory fails. */
 /* Every complete weaving step open to the mover (cp_weaving_options) in a
- * malloc'd buffer the caller frees, their number in *k; NULL if memory fails. */
+ * malloc'd buffer the caller frees, their number in *k; NULL if memory fails
+ * (or past 2^24 steps, which no state has: the loop cannot run away). */
 static cp_weave_option *all_weaving_options(const cp_rules *r, const cp_state *s, int *k) {
-    for (int cap = 4096;; cap *= 4) {
+    for (int cap = 4096; cap <= (1 << 24); cap *= 4) {
         cp_weave_option *opt = malloc(sizeof *opt * (size_t)cap);
         if (!opt) return NULL;
         *k = cp_weaving_options(r, s, opt, cap);
         if (*k >= 0) return opt;
         free(opt);
     }
+    return NULL;
 }
 
+/* Greedy choice (index into legal[0..n)): in a weaving turn, the first
+ * action of the cp_weaving_options step with the best final score (R11) for
+ * the mover, ties by rng; in the offer phase, uniform. Allocates the options
+ * buffer once per call; -SR_E_NOMEM if memory fails. */
 static int greedy_index(const void *rv, const void *sv, const int *legal, int n, uint64_t *rng) {
     const cp_rules *r = rv;
     const cp_state *s = sv;
