@@ -20,6 +20,12 @@ from tabuleiro import agents
 __all__ = ["GreedyWeave", "LcbChild", "greedy_weave", "lcb"]
 
 
+def _check_iterations(iterations: Any) -> None:
+    """ValueError unless iterations is a positive int (bools refused)."""
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+        raise ValueError(f"iterations must be a positive integer, not {iterations!r}")
+
+
 @dataclass
 class LcbChild:
     """ISMCTS whose final move is the root child with the highest lower
@@ -39,8 +45,7 @@ class LcbChild:
         if isinstance(self.z, bool) or not isinstance(self.z, (int, float)) or not (math.isfinite(self.z)
                                                                                     and self.z >= 0):
             raise ValueError(f"z must be a finite number >= 0, not {self.z!r}")
-        if isinstance(self.iterations, bool) or not isinstance(self.iterations, int) or self.iterations < 1:
-            raise ValueError(f"iterations must be a positive integer, not {self.iterations!r}")
+        _check_iterations(self.iterations)
         self.search = agents.SearchAgent(kind="ismcts", iterations=self.iterations, seed=self.seed)
 
     def choose(self, state: Any) -> Any:
@@ -73,13 +78,12 @@ class GreedyWeave:
     greedy: agents.GreedyAgent = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.iterations, bool) or not isinstance(self.iterations, int) or self.iterations < 1:
-            raise ValueError(f"iterations must be a positive integer, not {self.iterations!r}")
+        _check_iterations(self.iterations)
         self.search = agents.SearchAgent(kind="ismcts", iterations=self.iterations, seed=self.seed)
         self.greedy = agents.GreedyAgent(seed=self.seed)
 
     def choose(self, state: Any) -> Any:
-        if state.to_dict().get("phase") == "weave":
+        if state.phase == "weave":
             return self.greedy.choose(state)
         return self.search.choose(state)
 
