@@ -141,8 +141,8 @@ typedef struct {
     int (*greedy_index)(const void *rules, const void *state, const int *legal, int n, uint64_t *rng);
     /* rollout horizon (NULL: none): a rollout may end as soon as phase()
      * changes (e.g. a round ends) and is then valued by horizon_value, an
-     * estimate of the returns in their range from the public phase (the
-     * true returns once terminal) */
+     * estimate of the returns, in their range, from the state the rollout
+     * reached (the true returns once terminal) */
     int (*phase)(const void *rules, const void *state);
     void (*horizon_value)(const void *rules, const void *state, double *out);
     /* per-game search defaults (the one place they are stated) */

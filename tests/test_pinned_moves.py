@@ -65,7 +65,7 @@ def test_pinned_move(state_dict: dict[str, Any], agent: tuple[str, dict[str, Any
 
 def test_the_round_horizon_changes_capivarias_searches_only() -> None:
     """Rows 7-9 are rows 2-4 with the game's default horizon: Capivárias
-    rolls out to the round's end (other results), Capulana has no horizon
+    rolls out to the round's last take (other results), Capulana has no horizon
     (the same results, bit for bit)."""
     pairs = [(2, 7), (3, 8), (4, 9)]
     for old, new in pairs:

@@ -65,17 +65,61 @@ static double match_value(int w0, int w1, int played) {
     return v;
 }
 
-/* The phase: the round. */
+/* A round's last take: two cards available and the pile empty (the round
+ * ends when one is left, RULES.md 2.3). */
+static int cv_last_take(const cv_state *s) { return s->n_avail == 2 && s->pile_top >= s->n_pile; }
+
+/* The phase: twice the round, plus one at its last take, so that a rollout
+ * stops there and the horizon value plays the take itself. */
 static int cv_phase(const void *rules, const void *state) {
     (void)rules;
-    return ((const cv_state *)state)->round;
+    const cv_state *s = (const cv_state *)state;
+    return 2 * s->round + cv_last_take(s);
 }
 
-/* Returns at a round's start (the true returns once the game is over). */
+/* Weight of the round's score margin in the horizon value: lambda times the
+ * margin / CV_MARGIN_SCALE, clipped to +-1, is added to the match value
+ * (issue 25: SPRT [0, 20] against the baseline, docs/strength.md). */
+#define CV_MARGIN_LAMBDA 0.5
+#define CV_MARGIN_SCALE 5.0
+
+/* Player 0's value of s where the round has just been scored (river: the
+ * river as scored; NULL if the round did not end): the match value, plus
+ * the margin term when the game goes on, within [-1, 1]. */
+static double value_after_round(const cv_rules *r, const cv_state *s, const cv_state *river) {
+    if (cv_is_terminal(s)) return s->winner == CV_NONE ? 0.0 : s->winner == 0 ? 1.0 : -1.0;
+    double v = (s->wins[0] < 2 && s->wins[1] < 2) ? match_value(s->wins[0], s->wins[1], s->round - 1) : 0.0;
+    if (river) {
+        int sc[2];
+        cv_scores(r, river, sc);
+        double m = (double)(sc[0] - sc[1]) / CV_MARGIN_SCALE;
+        v += CV_MARGIN_LAMBDA * (m > 1.0 ? 1.0 : m < -1.0 ? -1.0 : m);
+    }
+    return v > 1.0 ? 1.0 : v < -1.0 ? -1.0 : v;
+}
+
+/* At a round's last take: the mover plays the take that is best for it by
+ * value_after_round, and that is the value. Else, at a round's start, the
+ * match value (the true returns once the game is over). */
 static void cv_horizon_value(const void *rules, const void *state, double *out) {
     const cv_state *s = (const cv_state *)state;
-    (void)rules;
     double v = 0.0;
+    if (!cv_is_terminal(s) && cv_last_take(s)) {
+        const cv_rules *r = (const cv_rules *)rules;
+        int legal[CV_MAX_ACTIONS], n = cv_legal_actions(r, s, legal), me = s->to_move;
+        double best = -2.0;
+        for (int i = 0; i < n; ++i) {
+            cv_state c = *s, river;
+            river.round = 0;
+            int ended = cv_apply_round_end(r, &c, legal[i], &river);
+            double v0 = value_after_round(r, &c, ended ? &river : NULL);
+            double mine = me == 0 ? v0 : -v0;
+            if (mine > best) { best = mine; v = v0; }
+        }
+        out[0] = v;
+        out[1] = -v;
+        return;
+    }
     if (cv_is_terminal(s)) v = s->winner == CV_NONE ? 0.0 : s->winner == 0 ? 1.0 : -1.0;
     else if (s->wins[0] < 2 && s->wins[1] < 2) v = match_value(s->wins[0], s->wins[1], s->round - 1);
     out[0] = v;
@@ -92,5 +136,6 @@ const sr_policy cv_policy = {
     .default_c = 1.4,
     .default_shaped = 0,
     .default_prior = 0,
-    .default_horizon = 1,      /* ismcts with it against without: 0.531 of 1,200 games (docs/rl.md) */
+    .default_horizon = 1,      /* ismcts with it against without: 0.531 of 1,200 games (docs/rl.md);
+                                  the last take and the margin: docs/strength.md */
 };

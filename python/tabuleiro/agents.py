@@ -41,7 +41,7 @@ c               float in [0, 1000] / None  UCT exploration; None = the game's de
 rollout         "random" / "heuristic"     rollout policy below the tree
 shaped          bool / None                the game's shaped reward instead of its true returns
 prior           bool / None                progressive widening under the game's move prior
-horizon         bool / None                rollouts end at the game's horizon (Capivárias: the round's end; no effect where a game has none)
+horizon         bool / None                rollouts end at the game's horizon (Capivárias: the round's last take, played greedily; no effect where a game has none)
 threads         int in [1, 64]             root parallelism (GIL released); iterations are shared
 max_nodes       int in [16, 2**26]         tree node cap per thread (at most 64 bytes a node)
 level           int in [1, 10]             ``level`` only: the strength level (``LEVELS``)
@@ -300,7 +300,7 @@ class SearchAgent(Agent):
     >>> bot == make("flatmc", iterations=50, seed=1)
     True
     >>> bot.choose(capivarias.new_game(seed=4))
-    Move.parse('C4')
+    Move.parse('C1')
     """
 
     kind: str = "ismcts"
@@ -387,7 +387,7 @@ class SearchAgent(Agent):
         >>> from tabuleiro import capivarias
         >>> top = SearchAgent(iterations=50, seed=1).analyse(capivarias.new_game(seed=4))[0]
         >>> top.move, top.visits
-        (Move.parse('T2'), 20)
+        (Move.parse('T2'), 26)
         """
         return self.search(state, stop=stop).analysis
 
@@ -398,7 +398,7 @@ def _ladder(*steps: Any, search: Optional[Mapping[str, Any]] = None) -> dict[int
     The levels keep rollouts to the end of the game (``horizon=False``) and
     the game's ``search`` parameters (its presentation's ``level_search``):
     the calibration in docs/levels.md was made so, before Capivárias searched
-    to the round's end and Capulana's c became 0.4 by default, and a level
+    to the round's last take and Capulana's c became 0.4 by default, and a level
     should stay what its table says.
     """
     return {n: (step, {}) if isinstance(step, str)
