@@ -83,9 +83,10 @@ static int cv_phase(const void *rules, const void *state) {
 #define CV_MARGIN_LAMBDA 0.5
 #define CV_MARGIN_SCALE 5.0
 
-/* Player 0's value of s where the round has just been scored (river: the
- * river as scored; NULL if the round did not end): the match value, plus
- * the margin term when the game goes on, within [-1, 1]. */
+/* Player 0's value of s at a round's start (the true returns once the game
+ * is over): the match value, plus the margin term of the round just scored
+ * when river (the river as scored) is given and the game goes on, within
+ * [-1, 1]. */
 static double value_after_round(const cv_rules *r, const cv_state *s, const cv_state *river) {
     if (cv_is_terminal(s)) return s->winner == CV_NONE ? 0.0 : s->winner == 0 ? 1.0 : -1.0;
     double v = (s->wins[0] < 2 && s->wins[1] < 2) ? match_value(s->wins[0], s->wins[1], s->round - 1) : 0.0;
@@ -99,13 +100,12 @@ static double value_after_round(const cv_rules *r, const cv_state *s, const cv_s
 }
 
 /* At a round's last take: the mover plays the take that is best for it by
- * value_after_round, and that is the value. Else, at a round's start, the
- * match value (the true returns once the game is over). */
+ * value_after_round, and that is the value. Else value_after_round of s. */
 static void cv_horizon_value(const void *rules, const void *state, double *out) {
+    const cv_rules *r = (const cv_rules *)rules;
     const cv_state *s = (const cv_state *)state;
     double v = 0.0;
     if (!cv_is_terminal(s) && cv_last_take(s)) {
-        const cv_rules *r = (const cv_rules *)rules;
         int legal[CV_MAX_ACTIONS], n = cv_legal_actions(r, s, legal), me = s->to_move;
         double best = -2.0;
         for (int i = 0; i < n; ++i) {
@@ -116,12 +116,9 @@ static void cv_horizon_value(const void *rules, const void *state, double *out) 
             double mine = me == 0 ? v0 : -v0;
             if (mine > best) { best = mine; v = v0; }
         }
-        out[0] = v;
-        out[1] = -v;
-        return;
+    } else {
+        v = value_after_round(r, s, NULL);
     }
-    if (cv_is_terminal(s)) v = s->winner == CV_NONE ? 0.0 : s->winner == 0 ? 1.0 : -1.0;
-    else if (s->wins[0] < 2 && s->wins[1] < 2) v = match_value(s->wins[0], s->wins[1], s->round - 1);
     out[0] = v;
     out[1] = -v;
 }
