@@ -12,9 +12,9 @@ cimport cython
 from libc.stdint cimport uint64_t, int64_t, uint8_t
 from libc.string cimport memcpy, memset, memcmp
 from libc.stdlib cimport malloc, free
-from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
+from cpython.mem cimport PyMem_Malloc, PyMem_Calloc, PyMem_Realloc, PyMem_Free
 from cpython.list cimport PyList_New, PyList_SetItem
-from cpython.ref cimport Py_INCREF
+from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.type cimport PyType_Check, PyType_IsSubtype
 from cpython.number cimport PyNumber_Index

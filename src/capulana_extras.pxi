@@ -63,9 +63,9 @@ def capulana_set_move_class(cls):
     CP_MOVE = cls
 
 
-# A freelist: a call makes one object per option (thousands mid-game) and a
-# step loop drops them all before the next call. Under the Limited API each
-# allocation and each deallocation otherwise looks the type's slot up
+# A freelist: a loop over the options makes one object per option (thousands
+# mid-game) and drops them all before the next call. Under the Limited API
+# each allocation and each deallocation otherwise looks the type's slot up
 # (PyType_GetSlot), about 50 instructions an option on some 1,000 (issue 27);
 # from the freelist, neither build calls the allocator. It keeps at most
 # 4,096 freed objects of 88 bytes (360 KB) for the next call.
@@ -164,34 +164,151 @@ def capulana_row_scores(CoreState st):
     return [cp_row_score(&s.row[i], s.nstrips[i]) for i in range(s.players)]
 
 
+cdef class WeaveOptions:
+    """Every complete weaving step of a position (what
+    ``State.weaving_options()`` returns): a read-only sequence over one packed
+    C buffer of the options, each :class:`WeaveOption` made on first access
+    and kept, so ``options[i] is options[i]``. A call pays for the search in
+    C and one buffer, not for an object per option (thousands mid-game) that
+    a caller may never look at (issue 27). It compares equal to a list or
+    tuple of the same options; ``list(options)`` is a plain list.
+
+    >>> from tabuleiro import capulana
+    >>> s = capulana.new_game(players=2, seed=1)
+    >>> s.weaving_options()
+    []
+    >>> while s.phase != "weave":
+    ...     s.push(s.legal_moves()[0])
+    >>> options = s.weaving_options()
+    >>> len(options), options[0] is options[0], options[-1] == list(options)[-1]
+    (1701, True, True)
+    >>> options[:2]
+    [WeaveOption(moves='stop', strips='BC BC OC', score=3, final_score=6),
+     WeaveOption(moves='F06 n+, F30 n>1', strips='BC BC OC YT RT RT OZ OL GL GZ', score=6, final_score=9)]
+    """
+    cdef cp_weave_option *buf     # the n options, in the order the C search gave them
+    cdef Py_ssize_t n
+    cdef PyObject **made           # made[i]: option i's object once asked for (NULL before)
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        if self.made != NULL:
+            for i in range(self.n):
+                Py_XDECREF(self.made[i])
+            PyMem_Free(self.made)
+        PyMem_Free(self.buf)
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("WeaveOptions is not made directly: use State.weaving_options()")
+
+    cdef object _item(self, Py_ssize_t i):
+        """Option i (0 <= i < n), made the first time."""
+        cdef WeaveOption w
+        if self.made == NULL:
+            self.made = <PyObject **> PyMem_Calloc(self.n, sizeof(PyObject *))
+            if self.made == NULL:
+                raise MemoryError()
+        if self.made[i] == NULL:
+            w = WeaveOption.__new__(WeaveOption)
+            w.o = self.buf[i]
+            Py_INCREF(w)
+            self.made[i] = <PyObject *> w
+        return <object> self.made[i]
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, index):
+        cdef Py_ssize_t i, start, stop, step
+        cdef object k
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self.n)
+            return [self._item(i) for i in range(start, stop, step)]
+        try:
+            k = PyNumber_Index(index)   # a Python int of any size: 2**70 is out of range, not an overflow
+        except TypeError:
+            raise TypeError(f"WeaveOptions indices must be integers or slices, not {type(index).__name__}") from None
+        if k < 0:
+            k += self.n
+        if not 0 <= k < self.n:
+            raise IndexError("WeaveOptions index out of range")
+        i = k
+        return self._item(i)
+
+    def __iter__(self):
+        cdef Py_ssize_t i
+        for i in range(self.n):
+            yield self._item(i)
+
+    def __reversed__(self):
+        cdef Py_ssize_t i
+        for i in range(self.n - 1, -1, -1):
+            yield self._item(i)
+
+    def __contains__(self, value):
+        cdef Py_ssize_t i
+        if not isinstance(value, WeaveOption):
+            return False
+        for i in range(self.n):
+            if self._item(i) == value:
+                return True
+        return False
+
+    def index(self, value, start=0, stop=None):
+        """The first index of ``value`` (ValueError if it is not there), as list.index."""
+        cdef Py_ssize_t i
+        for i in range(*slice(start, stop).indices(self.n)):
+            if self._item(i) == value:
+                return i
+        raise ValueError("the weaving option is not in the options")
+
+    def count(self, value):
+        """How many options equal ``value`` (0 or 1: the options are deduplicated)."""
+        return sum(1 for o in self if o == value)
+
+    def __eq__(self, other):
+        if isinstance(other, WeaveOptions):
+            return list(self) == list(other)
+        if isinstance(other, (list, tuple)):
+            return len(other) == self.n and list(self) == list(other)
+        return NotImplemented
+
+    def __ne__(self, other):
+        r = self.__eq__(other)
+        return r if r is NotImplemented else not r
+
+    __hash__ = None
+
+    def __repr__(self):
+        return repr(list(self))
+
+    def __reduce__(self):
+        return (list, (list(self),))
+
+
 def capulana_weaving_options(CoreState st):
-    """[WeaveOption] for the player to move (C on a copy, GIL released)."""
+    """WeaveOptions for the player to move (C on a copy, GIL released)."""
     cdef cp_state copy = _cp(st)[0]
     cdef const cp_rules *r = <const cp_rules *> st.core_game.g.rules
     cdef int cap = 4096, n = -1
     cdef cp_weave_option *buf = NULL
-    cdef list out
-    cdef int i
-    cdef WeaveOption w
-    try:
-        while True:
-            buf = <cp_weave_option *> PyMem_Malloc(cap * sizeof(cp_weave_option))
-            if buf == NULL:
-                raise MemoryError()
-            with nogil:
-                n = cp_weaving_options(r, &copy, buf, cap)
-            if n >= 0:
-                break
-            PyMem_Free(buf)
-            buf = NULL
-            cap *= 4
-        out = PyList_New(n)   # filled by PyList_SetItem: no index objects (the Limited API's list[i] = x makes one)
-        for i in range(n):
-            w = WeaveOption.__new__(WeaveOption)
-            w.o = buf[i]
-            Py_INCREF(w)
-            PyList_SetItem(out, i, w)
-    finally:
-        if buf != NULL:
-            PyMem_Free(buf)
+    cdef void *fit
+    cdef WeaveOptions out = WeaveOptions.__new__(WeaveOptions)
+    while True:
+        buf = <cp_weave_option *> PyMem_Malloc(cap * sizeof(cp_weave_option))
+        if buf == NULL:
+            raise MemoryError()
+        with nogil:
+            n = cp_weaving_options(r, &copy, buf, cap)
+        if n >= 0:
+            break
+        PyMem_Free(buf)
+        buf = NULL
+        cap *= 4
+    # the options, not the room they were searched in, are kept
+    fit = PyMem_Realloc(buf, max(n, 1) * sizeof(cp_weave_option))
+    if fit != NULL:
+        buf = <cp_weave_option *> fit
+    out.buf = buf
+    out.n = n
     return out

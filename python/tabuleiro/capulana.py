@@ -26,6 +26,7 @@ c (0 = F01) with orientation n/r and placement m in ``+ >1 >2 >3 <1 <2 <3``;
 
 from __future__ import annotations
 
+import collections.abc as _abc
 import csv
 from dataclasses import dataclass
 from importlib import resources
@@ -51,6 +52,7 @@ __all__ = [
     "ScoredSet",
     "State",
     "WeaveOption",
+    "WeaveOptions",
     "new_game",
     "objectives_met",
     "random_playouts",
@@ -365,6 +367,13 @@ WeaveOption(moves='stop', strips='BC BC OC', score=3, final_score=6)
 ((Move.parse('stop'),), (62,), 0)
 """
 
+WeaveOptions = _core.WeaveOptions
+"""What :meth:`State.weaving_options` returns: a read-only sequence of
+:class:`WeaveOption` over one packed C buffer, each option made on first
+access (a registered :class:`collections.abc.Sequence`; equal to a list of
+the same options; ``list(options)`` for a list to sort in place)."""
+_abc.Sequence.register(WeaveOptions)
+
 
 # --- state --------------------------------------------------------------------------------------
 
@@ -414,12 +423,14 @@ class State(_State):
         """
         return _PHASES[self._encode()[3]]
 
-    def weaving_options(self) -> list[WeaveOption]:
+    def weaving_options(self) -> WeaveOptions:
         """Every complete weaving step open to the player to move, from the
         current point of their turn: 0, 1 or 2 cards with placements,
         deduplicated by the resulting visible strips (the first in action
         order is kept), each with the score it yields. Empty outside a
-        weaving turn. Computed in C on a copy, with the GIL released.
+        weaving turn. Computed in C on a copy, with the GIL released, and
+        returned as a read-only sequence (:class:`WeaveOptions`) whose
+        objects are made only when looked at.
 
         >>> s = new_game(players=2, seed=1)
         >>> s.weaving_options()                     # the offer phase
