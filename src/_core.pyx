@@ -32,7 +32,43 @@ cdef extern from *:
             tab_core_state_new = (newfunc) PyType_GetSlot((PyTypeObject *) base, Py_tp_new);
         return tab_core_state_new((PyTypeObject *) cls, empty, NULL);
     }
+
+    /* Under the Limited API, Cython's tp_new asks the type for its flags
+       (PyType_GetFlags) and its tp_alloc slot (PyType_GetSlot) on every
+       object; the version-specific build reads both from the type struct.
+       For a state class already checked, CoreGame._blank keeps its tp_alloc
+       and calls it here, then does what that tp_new does after allocating:
+       the vtable pointer, right after the object header, copied from a
+       prototype that tp_new made, and core_game set to None at
+       `core_game_at` (issue 27; the layout is measured and checked at
+       import, _measure_state_layout). */
+    typedef PyObject *(*tab_allocfunc)(PyTypeObject *, Py_ssize_t);
+    #define TAB_FAST_NEW CYTHON_COMPILING_IN_LIMITED_API
+    static tab_allocfunc tab_alloc_of(PyObject *cls) {
+        if (PyType_GetFlags((PyTypeObject *) cls) & Py_TPFLAGS_IS_ABSTRACT)
+            return NULL;     /* tp_new raises for an abstract class: leave it to tp_new */
+        return (tab_allocfunc) PyType_GetSlot((PyTypeObject *) cls, Py_tp_alloc);
+    }
+    static PyObject *tab_fast_new(tab_allocfunc alloc, PyObject *cls, PyObject *proto, Py_ssize_t core_game_at) {
+        PyObject *o = alloc((PyTypeObject *) cls, 0);
+        if (o == NULL)
+            return NULL;
+        /* one pointer (any padding up to `s` is zero, from the allocator): an
+           assignment, not a call to memcpy */
+        *(void **) ((char *) o + sizeof(PyObject)) = *(void **) ((char *) proto + sizeof(PyObject));
+        Py_INCREF(Py_None);
+        *(PyObject **) ((char *) o + core_game_at) = Py_None;
+        return o;
+    }
+    static PyObject *tab_pointer_at(PyObject *o, Py_ssize_t at) {   /* borrowed */
+        return *(PyObject **) ((char *) o + at);
+    }
     """
+    ctypedef void *tab_allocfunc
+    bint TAB_FAST_NEW
+    tab_allocfunc tab_alloc_of(object cls)
+    object tab_fast_new(tab_allocfunc alloc, object cls, object proto, Py_ssize_t core_game_at)
+    PyObject *tab_pointer_at(object o, Py_ssize_t at)
     object tab_new_state(object base, object cls, object empty)
 
 MAX_NODES = SR_MAX_NODES
@@ -215,6 +251,7 @@ cdef class CoreGame:
     cdef readonly tuple params
     cdef public object state_class
     cdef object _checked_class      # a state_class _blank has found to be a CoreState subtype
+    cdef tab_allocfunc _alloc       # its tp_alloc, when _blank may call it itself (TAB_FAST_NEW)
     cdef public object owner
 
     def __cinit__(self, str name, texts, params):
@@ -283,8 +320,12 @@ cdef class CoreGame:
     cdef CoreState _blank(self):
         cdef CoreState st
         cls = self.state_class
-        if cls is self._checked_class or (PyType_Check(cls) and PyType_IsSubtype(<type> cls, CoreState)):
-            self._checked_class = cls       # the subtype test once per class, not per state
+        if cls is self._checked_class and self._alloc != NULL:
+            st = <CoreState> tab_fast_new(self._alloc, cls, _PROTO, _CORE_GAME_AT)
+        elif cls is self._checked_class or (PyType_Check(cls) and PyType_IsSubtype(<type> cls, CoreState)):
+            if cls is not self._checked_class:
+                self._checked_class = cls       # the subtype test once per class, not per state
+                self._alloc = tab_alloc_of(cls) if _FAST_NEW else NULL
             # CoreState.__new__(cls) without the Python-level call of
             # __new__ (a method call with a tuple under the Limited API)
             st = <CoreState> tab_new_state(CoreState, cls, ())   # checked above: no second type test
@@ -798,6 +839,41 @@ cdef object _exact_int(object v):
     range-check a value bound for C must be int's own, since a subclass can
     override ``<``/``<=`` and pass any check (player 7 of 2 reached C)."""
     return v if type(v) is int else PyNumber_Index(v)
+
+
+# --- a state object under the Limited API (CoreGame._blank, tab_fast_new) ------------
+# What tab_fast_new relies on, measured on a prototype that CoreState's own
+# tp_new made: the vtable pointer right after the object header (then, maybe,
+# padding up to the first field `s`) and core_game right after `s` (the
+# declaration order), holding None. _blank calls a class's tp_alloc itself
+# only in the Limited API build and only when this layout checks out;
+# otherwise it goes through tp_new as before.
+cdef object _PROTO = None
+cdef Py_ssize_t _CORE_GAME_AT = 0
+cdef bint _FAST_NEW = False
+
+
+cdef int _measure_state_layout() except -1:
+    global _PROTO, _CORE_GAME_AT, _FAST_NEW
+    cdef CoreState proto = <CoreState> tab_new_state(CoreState, CoreState, ())
+    cdef char *base = <char *> <PyObject *> proto
+    cdef Py_ssize_t vtab_len = (<char *> &proto.s) - base - <Py_ssize_t> sizeof(PyObject)
+    cdef Py_ssize_t core_game_at = (<char *> &proto.s) - base + <Py_ssize_t> sizeof(sr_state_buf)
+    _PROTO = proto
+    _CORE_GAME_AT = core_game_at
+    _FAST_NEW = (TAB_FAST_NEW and sizeof(void *) <= vtab_len <= 64 and (<void **> (base + sizeof(PyObject)))[0] != NULL
+                 and (<char *> &proto.hist) - base == core_game_at + <Py_ssize_t> sizeof(PyObject *)
+                 and tab_pointer_at(proto, core_game_at) == <PyObject *> None)
+    return 0
+
+
+_measure_state_layout()
+
+
+def _state_allocation():
+    """How CoreGame._blank makes state objects: "tp_alloc" (the Limited API
+    build, the class's allocator called directly) or "tp_new"."""
+    return "tp_alloc" if _FAST_NEW else "tp_new"
 
 
 include "capivarias_extras.pxi"
