@@ -39,36 +39,43 @@ cdef extern from *:
        For a state class already checked, CoreGame._blank keeps its tp_alloc
        and calls it here, then does what that tp_new does after allocating:
        the vtable pointer, right after the object header, copied from a
-       prototype that tp_new made, and core_game set to None at
-       `core_game_at` (issue 27; the layout is measured and checked at
-       import, _measure_state_layout). */
+       prototype that tp_new made, and core_game (`game`, stored here rather
+       than None then replaced) at `core_game_at` (issue 27; the layout is
+       measured and checked at import, _measure_state_layout). */
     typedef PyObject *(*tab_allocfunc)(PyTypeObject *, Py_ssize_t);
     #define TAB_FAST_NEW CYTHON_COMPILING_IN_LIMITED_API
     static tab_allocfunc tab_alloc_of(PyObject *cls) {
-        if (PyType_GetFlags((PyTypeObject *) cls) & Py_TPFLAGS_IS_ABSTRACT)
-            return NULL;     /* tp_new raises for an abstract class: leave it to tp_new */
         return (tab_allocfunc) PyType_GetSlot((PyTypeObject *) cls, Py_tp_alloc);
     }
-    static PyObject *tab_fast_new(tab_allocfunc alloc, PyObject *cls, PyObject *proto, Py_ssize_t core_game_at) {
+    static int tab_is_abstract(PyObject *cls) {   /* per object, as tp_new: __abstractmethods__ can be set late */
+        return (PyType_GetFlags((PyTypeObject *) cls) & Py_TPFLAGS_IS_ABSTRACT) != 0;
+    }
+    static PyObject *tab_fast_new(tab_allocfunc alloc, PyObject *cls, PyObject *proto, Py_ssize_t core_game_at,
+                                  PyObject *game) {
         PyObject *o = alloc((PyTypeObject *) cls, 0);
         if (o == NULL)
             return NULL;
         /* one pointer (any padding up to `s` is zero, from the allocator): an
            assignment, not a call to memcpy */
         *(void **) ((char *) o + sizeof(PyObject)) = *(void **) ((char *) proto + sizeof(PyObject));
-        Py_INCREF(Py_None);
-        *(PyObject **) ((char *) o + core_game_at) = Py_None;
+        Py_INCREF(game);
+        *(PyObject **) ((char *) o + core_game_at) = game;
         return o;
     }
     static PyObject *tab_pointer_at(PyObject *o, Py_ssize_t at) {   /* borrowed */
         return *(PyObject **) ((char *) o + at);
     }
+    static int tab_same_bytes(PyObject *a, PyObject *b, Py_ssize_t from, Py_ssize_t to) {
+        return memcmp((char *) a + from, (char *) b + from, (size_t) (to - from)) == 0;
+    }
     """
     ctypedef void *tab_allocfunc
     bint TAB_FAST_NEW
     tab_allocfunc tab_alloc_of(object cls)
-    object tab_fast_new(tab_allocfunc alloc, object cls, object proto, Py_ssize_t core_game_at)
+    bint tab_is_abstract(object cls)
+    object tab_fast_new(tab_allocfunc alloc, object cls, object proto, Py_ssize_t core_game_at, object game)
     PyObject *tab_pointer_at(object o, Py_ssize_t at)
+    bint tab_same_bytes(object a, object b, Py_ssize_t start, Py_ssize_t end)
     object tab_new_state(object base, object cls, object empty)
 
 MAX_NODES = SR_MAX_NODES
@@ -319,13 +326,16 @@ cdef class CoreGame:
 
     cdef CoreState _blank(self):
         cdef CoreState st
+        cdef tab_allocfunc alloc
         cls = self.state_class
-        if cls is self._checked_class and self._alloc != NULL:
-            st = <CoreState> tab_fast_new(self._alloc, cls, _PROTO, _CORE_GAME_AT)
-        elif cls is self._checked_class or (PyType_Check(cls) and PyType_IsSubtype(<type> cls, CoreState)):
-            if cls is not self._checked_class:
-                self._checked_class = cls       # the subtype test once per class, not per state
-                self._alloc = tab_alloc_of(cls) if _FAST_NEW else NULL
+        if cls is self._checked_class and self._alloc != NULL and not tab_is_abstract(cls):
+            return <CoreState> tab_fast_new(self._alloc, cls, _PROTO, _CORE_GAME_AT, self)
+        if cls is self._checked_class or (PyType_Check(cls) and PyType_IsSubtype(<type> cls, CoreState)):
+            if cls is not self._checked_class:  # the subtype test once per class, not per state
+                alloc = tab_alloc_of(cls) if _FAST_NEW else NULL
+                self._alloc = NULL              # never the new class with the old one's allocator
+                self._checked_class = cls
+                self._alloc = alloc
             # CoreState.__new__(cls) without the Python-level call of
             # __new__ (a method call with a tuple under the Limited API)
             st = <CoreState> tab_new_state(CoreState, cls, ())   # checked above: no second type test
@@ -403,6 +413,7 @@ cdef class CoreState:
     new state, a determinization or a clone of a root allocates nothing but
     the object (Capulana's 4 copies of 504 bytes went to the C allocator on
     every determinize)."""
+    # the layout tab_fast_new writes into (the Limited API build): checked at import, _measure_state_layout
     cdef sr_state_buf s
     cdef readonly CoreGame core_game
     cdef int *hist              # the actions since the root
@@ -845,7 +856,9 @@ cdef object _exact_int(object v):
 # What tab_fast_new relies on, measured on a prototype that CoreState's own
 # tp_new made: the vtable pointer right after the object header (then, maybe,
 # padding up to the first field `s`) and core_game right after `s` (the
-# declaration order), holding None. _blank calls a class's tp_alloc itself
+# declaration order), holding None; and an object tab_fast_new makes must
+# equal the prototype byte for byte (CoreState's fields: keep this in mind
+# when adding one that tp_new initialises). _blank calls a class's tp_alloc itself
 # only in the Limited API build and only when this layout checks out;
 # otherwise it goes through tp_new as before.
 cdef object _PROTO = None
@@ -859,11 +872,22 @@ cdef int _measure_state_layout() except -1:
     cdef char *base = <char *> <PyObject *> proto
     cdef Py_ssize_t vtab_len = (<char *> &proto.s) - base - <Py_ssize_t> sizeof(PyObject)
     cdef Py_ssize_t core_game_at = (<char *> &proto.s) - base + <Py_ssize_t> sizeof(sr_state_buf)
+    cdef Py_ssize_t size = CoreState.__basicsize__
+    cdef tab_allocfunc alloc
     _PROTO = proto
     _CORE_GAME_AT = core_game_at
-    _FAST_NEW = (TAB_FAST_NEW and sizeof(void *) <= vtab_len <= 64 and (<void **> (base + sizeof(PyObject)))[0] != NULL
-                 and (<char *> &proto.hist) - base == core_game_at + <Py_ssize_t> sizeof(PyObject *)
-                 and tab_pointer_at(proto, core_game_at) == <PyObject *> None)
+    if not (TAB_FAST_NEW and sizeof(void *) <= vtab_len <= 64 and (<void **> (base + sizeof(PyObject)))[0] != NULL
+            and (<char *> &proto.hist) - base == core_game_at + <Py_ssize_t> sizeof(PyObject *)
+            and tab_pointer_at(proto, core_game_at) == <PyObject *> None and core_game_at < size):
+        return 0
+    # and what tab_fast_new makes is, byte for byte after the header, what
+    # tp_new made: a field a later CoreState or Cython initialises in tp_new
+    # (an object field set to None, say) turns the fast path off, not into a crash
+    alloc = tab_alloc_of(CoreState)
+    if alloc == NULL:
+        return 0
+    made = tab_fast_new(alloc, CoreState, proto, core_game_at, None)
+    _FAST_NEW = tab_same_bytes(made, proto, sizeof(PyObject), size)
     return 0
 
 

@@ -1,6 +1,7 @@
 # Capulana's own part of the binding (included by _core.pyx): weaving options,
 # the R10 breakdown of a row, the R11 objectives a row meets, a row's visible strips. Everything else goes
 # through the contract.
+from cpython.pyport cimport PY_SSIZE_T_MAX
 from capulana_c cimport (cp_rules, cp_state, cp_strips, cp_weave_option, cp_set, CP_MAX_STRIPS, CP_NOBJECTIVES,
                          cp_weaving_options, cp_score_sets, cp_row_strips, cp_row_score, cp_objectives_met)
 
@@ -164,14 +165,21 @@ def capulana_row_scores(CoreState st):
     return [cp_row_score(&s.row[i], s.nstrips[i]) for i in range(s.players)]
 
 
+@cython.collection_type("sequence")   # Py_TPFLAGS_SEQUENCE: `match` sequence patterns, in both builds
 cdef class WeaveOptions:
     """Every complete weaving step of a position (what
     ``State.weaving_options()`` returns): a read-only sequence over one packed
     C buffer of the options, each :class:`WeaveOption` made on first access
     and kept, so ``options[i] is options[i]``. A call pays for the search in
     C and one buffer, not for an object per option (thousands mid-game) that
-    a caller may never look at (issue 27). It compares equal to a list or
-    tuple of the same options; ``list(options)`` is a plain list.
+    a caller may never look at (issue 27).
+
+    It reads as the list it replaced: ``len``, indices (negative too),
+    slices (lists), iteration both ways, ``in``, ``index``, ``count``,
+    ``match`` sequence patterns, and it compares equal to a list of the same
+    options (not to a tuple, as a list does not). It is not a list: no
+    ``sort``, ``append``, ``+``, ``*``, ``<`` or ``copy()``, and
+    ``copy.copy`` gives a list; ``list(options)`` is a plain list to change.
 
     >>> from tabuleiro import capulana
     >>> s = capulana.new_game(players=2, seed=1)
@@ -210,9 +218,10 @@ cdef class WeaveOptions:
                 raise MemoryError()
         if self.made[i] == NULL:
             w = WeaveOption.__new__(WeaveOption)
-            w.o = self.buf[i]
-            Py_INCREF(w)
-            self.made[i] = <PyObject *> w
+            if self.made[i] == NULL:    # not made meanwhile (a collection run by the allocation can run Python code)
+                w.o = self.buf[i]
+                Py_INCREF(w)
+                self.made[i] = <PyObject *> w
         return <object> self.made[i]
 
     def __len__(self):
@@ -247,30 +256,56 @@ cdef class WeaveOptions:
 
     def __contains__(self, value):
         cdef Py_ssize_t i
-        if not isinstance(value, WeaveOption):
-            return False
-        for i in range(self.n):
-            if self._item(i) == value:
+        cdef object o
+        for i in range(self.n):     # as list: identity, then ==, either side's __eq__
+            o = self._item(i)
+            if o is value or o == value:
                 return True
         return False
 
-    def index(self, value, start=0, stop=None):
-        """The first index of ``value`` (ValueError if it is not there), as list.index."""
+    def index(self, value, start=0, stop=PY_SSIZE_T_MAX):
+        """The first index of ``value`` in ``[start, stop)`` (ValueError if
+        it is not there), as ``list.index``.
+
+        >>> from tabuleiro import capulana
+        >>> s = capulana.new_game(players=2, seed=1)
+        >>> while s.phase != "weave":
+        ...     s.push(s.legal_moves()[0])
+        >>> options = s.weaving_options()
+        >>> options.index(options[5])
+        5
+        >>> options.index(options[5], 6, 9)
+        Traceback (most recent call last):
+        ...
+        ValueError: the weaving option is not in the options
+        """
         cdef Py_ssize_t i
-        for i in range(*slice(start, stop).indices(self.n)):
-            if self._item(i) == value:
+        cdef object o
+        for i in range(*slice(PyNumber_Index(start), PyNumber_Index(stop)).indices(self.n)):
+            o = self._item(i)
+            if o is value or o == value:
                 return i
         raise ValueError("the weaving option is not in the options")
 
     def count(self, value):
-        """How many options equal ``value`` (0 or 1: the options are deduplicated)."""
-        return sum(1 for o in self if o == value)
+        """How many options equal ``value``, as ``list.count`` (0 or 1 for a
+        WeaveOption: the options are deduplicated).
+
+        >>> from tabuleiro import capulana
+        >>> s = capulana.new_game(players=2, seed=1)
+        >>> while s.phase != "weave":
+        ...     s.push(s.legal_moves()[0])
+        >>> options = s.weaving_options()
+        >>> options.count(options[0]), options.count("stop")
+        (1, 0)
+        """
+        return sum(1 for o in self if o is value or o == value)
 
     def __eq__(self, other):
         if isinstance(other, WeaveOptions):
             return list(self) == list(other)
-        if isinstance(other, (list, tuple)):
-            return len(other) == self.n and list(self) == list(other)
+        if isinstance(other, list):
+            return len(other) == self.n and list(self) == other
         return NotImplemented
 
     def __ne__(self, other):

@@ -103,3 +103,22 @@ def test_an_abstract_or_foreign_class_is_refused() -> None:
     finally:
         game._core.state_class = capivarias.State
     assert type(s.clone()) is capivarias.State
+
+
+def test_a_class_made_abstract_later_is_refused_from_then_on() -> None:
+    game = load_game("capivarias")
+
+    class Later(capivarias.State):
+        def must(self) -> None: ...
+
+    s = game.new_initial_state(seed=2)
+    try:
+        game._core.state_class = Later
+        assert type(s.clone()) is Later and type(s.clone()) is Later   # checked, then the cached path
+        Later.__abstractmethods__ = frozenset({"must"})
+        with pytest.raises(TypeError, match="abstract"):
+            s.clone()
+        Later.__abstractmethods__ = frozenset()
+        assert type(s.clone()) is Later
+    finally:
+        game._core.state_class = capivarias.State

@@ -10,6 +10,7 @@ import collections.abc
 import copy
 import pickle
 import random
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -41,13 +42,21 @@ def test_a_sequence_that_reads_as_the_list_it_replaced() -> None:
     assert list(reversed(opts)) == items[::-1]
     assert opts[1:3] == items[1:3] and opts[::-2] == items[::-2] and opts[5:2] == []
     assert isinstance(opts[:], list)
-    assert opts == items and opts == tuple(items) and items == opts
+    assert opts == items and items == opts
+    assert opts != tuple(items) and (items == tuple(items)) is False   # as a list: not equal to a tuple
     assert not (opts != items)
     assert opts != items[:-1] and opts != items[::-1]
     assert opts == s.weaving_options()                   # two calls, equal options
     assert repr(opts) == repr(items)
     assert items[2] in opts and "stop" not in opts and None not in opts
     assert opts.index(items[2]) == 2 and opts.count(items[2]) == 1
+    # membership, index and count as a list's: identity, then ==, either side's __eq__
+    assert (mock.ANY in opts) is (mock.ANY in items) is True
+    assert opts.index(mock.ANY) == items.index(mock.ANY) == 0
+    assert opts.count(mock.ANY) == items.count(mock.ANY) == n
+    assert opts.index(items[-1], -1) == n - 1 and opts.index(items[1], 1, 2) == 1
+    with pytest.raises(TypeError):
+        opts.index(items[0], None)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         opts.index(items[2], 3)
     assert bool(opts)
@@ -102,3 +111,24 @@ def test_any_access_order_gives_the_same_options(seed: int, players: int, data: 
     for i in order:
         assert opts[i] == reference[i]
     assert list(opts) == reference
+
+
+def test_sequence_patterns_match() -> None:
+    opts = weaving_position(6).weaving_options()
+    match opts:
+        case [first, second, *rest]:
+            assert (first, second) == (opts[0], opts[1]) and len(rest) == len(opts) - 2
+        case _:
+            pytest.fail("a WeaveOptions of two or more options must match [first, second, *rest]")
+    match capulana.new_game(players=2, seed=1).weaving_options():
+        case []:
+            pass
+        case _:
+            pytest.fail("no options must match []")
+
+
+def test_an_option_made_once_even_when_asked_for_again() -> None:
+    opts = weaving_position(7).weaving_options()
+    first = [opts[i] for i in range(len(opts))]
+    assert all(a is b for a, b in zip(first, opts))
+    assert all(a is b for a, b in zip(reversed(first), reversed(opts)))
