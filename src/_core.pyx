@@ -62,9 +62,6 @@ cdef extern from *:
         *(PyObject **) ((char *) o + core_game_at) = game;
         return o;
     }
-    static PyObject *tab_pointer_at(PyObject *o, Py_ssize_t at) {   /* borrowed */
-        return *(PyObject **) ((char *) o + at);
-    }
     static int tab_same_bytes(PyObject *a, PyObject *b, Py_ssize_t from, Py_ssize_t to) {
         return memcmp((char *) a + from, (char *) b + from, (size_t) (to - from)) == 0;
     }
@@ -74,7 +71,6 @@ cdef extern from *:
     tab_allocfunc tab_alloc_of(object cls)
     bint tab_is_abstract(object cls)
     object tab_fast_new(tab_allocfunc alloc, object cls, object proto, Py_ssize_t core_game_at, object game)
-    PyObject *tab_pointer_at(object o, Py_ssize_t at)
     bint tab_same_bytes(object a, object b, Py_ssize_t start, Py_ssize_t end)
     object tab_new_state(object base, object cls, object empty)
 
@@ -854,13 +850,11 @@ cdef object _exact_int(object v):
 
 # --- a state object under the Limited API (CoreGame._blank, tab_fast_new) ------------
 # What tab_fast_new relies on, measured on a prototype that CoreState's own
-# tp_new made: the vtable pointer right after the object header (then, maybe,
-# padding up to the first field `s`) and core_game right after `s` (the
-# declaration order), holding None; and an object tab_fast_new makes must
-# equal the prototype byte for byte (CoreState's fields: keep this in mind
-# when adding one that tp_new initialises). _blank calls a class's tp_alloc itself
-# only in the Limited API build and only when this layout checks out;
-# otherwise it goes through tp_new as before.
+# tp_new made: core_game right after `s` (the declaration order), and an
+# object tab_fast_new makes equal to the prototype byte for byte (keep this
+# in mind when adding a CoreState field that tp_new initialises). _blank
+# calls a class's tp_alloc itself only in the Limited API build and only
+# when this layout checks out; otherwise it goes through tp_new as before.
 cdef object _PROTO = None
 cdef Py_ssize_t _CORE_GAME_AT = 0
 cdef bint _FAST_NEW = False
@@ -870,18 +864,17 @@ cdef int _measure_state_layout() except -1:
     global _PROTO, _CORE_GAME_AT, _FAST_NEW
     cdef CoreState proto = <CoreState> tab_new_state(CoreState, CoreState, ())
     cdef char *base = <char *> <PyObject *> proto
-    cdef Py_ssize_t vtab_len = (<char *> &proto.s) - base - <Py_ssize_t> sizeof(PyObject)
     cdef Py_ssize_t core_game_at = (<char *> &proto.s) - base + <Py_ssize_t> sizeof(sr_state_buf)
     cdef Py_ssize_t size = CoreState.__basicsize__
     cdef tab_allocfunc alloc
     _PROTO = proto
     _CORE_GAME_AT = core_game_at
-    if not (TAB_FAST_NEW and sizeof(void *) <= vtab_len <= 64 and (<void **> (base + sizeof(PyObject)))[0] != NULL
-            and (<char *> &proto.hist) - base == core_game_at + <Py_ssize_t> sizeof(PyObject *)
-            and tab_pointer_at(proto, core_game_at) == <PyObject *> None and core_game_at < size):
+    # core_game sits between `s` and `hist` with no gap (the declaration order)
+    if not (TAB_FAST_NEW and (<char *> &proto.hist) - base == core_game_at + <Py_ssize_t> sizeof(PyObject *)):
         return 0
     # and what tab_fast_new makes is, byte for byte after the header, what
-    # tp_new made: a field a later CoreState or Cython initialises in tp_new
+    # tp_new made (the vtable pointer where tab_fast_new copies it, None in
+    # core_game): a field a later CoreState or Cython initialises in tp_new
     # (an object field set to None, say) turns the fast path off, not into a crash
     alloc = tab_alloc_of(CoreState)
     if alloc == NULL:

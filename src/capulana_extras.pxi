@@ -254,14 +254,19 @@ cdef class WeaveOptions:
         for i in range(self.n - 1, -1, -1):
             yield self._item(i)
 
-    def __contains__(self, value):
+    cdef Py_ssize_t _find(self, value, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t step) except -2:
+        """The first i in range(start, stop, step) whose option is ``value``
+        as a list compares (identity, then ==, either side's __eq__); -1 if none."""
         cdef Py_ssize_t i
         cdef object o
-        for i in range(self.n):     # as list: identity, then ==, either side's __eq__
+        for i in range(start, stop, step):
             o = self._item(i)
             if o is value or o == value:
-                return True
-        return False
+                return i
+        return -1
+
+    def __contains__(self, value):
+        return self._find(value, 0, self.n, 1) >= 0
 
     def index(self, value, start=0, stop=PY_SSIZE_T_MAX):
         """The first index of ``value`` in ``[start, stop)`` (ValueError if
@@ -279,13 +284,12 @@ cdef class WeaveOptions:
         ...
         ValueError: the weaving option is not in the options
         """
-        cdef Py_ssize_t i
-        cdef object o
-        for i in range(*slice(PyNumber_Index(start), PyNumber_Index(stop)).indices(self.n)):
-            o = self._item(i)
-            if o is value or o == value:
-                return i
-        raise ValueError("the weaving option is not in the options")
+        cdef Py_ssize_t i, step
+        start, stop, step = slice(PyNumber_Index(start), PyNumber_Index(stop)).indices(self.n)
+        i = self._find(value, start, stop, step)
+        if i < 0:
+            raise ValueError("the weaving option is not in the options")
+        return i
 
     def count(self, value):
         """How many options equal ``value``, as ``list.count`` (0 or 1 for a
@@ -301,16 +305,10 @@ cdef class WeaveOptions:
         """
         return sum(1 for o in self if o is value or o == value)
 
-    def __eq__(self, other):
-        if isinstance(other, WeaveOptions):
-            return list(self) == list(other)
-        if isinstance(other, list):
-            return len(other) == self.n and list(self) == other
+    def __eq__(self, other):     # (Cython derives __ne__ from it)
+        if isinstance(other, (WeaveOptions, list)):
+            return len(other) == self.n and list(self) == list(other)
         return NotImplemented
-
-    def __ne__(self, other):
-        r = self.__eq__(other)
-        return r if r is NotImplemented else not r
 
     __hash__ = None
 
