@@ -1,8 +1,8 @@
 """Benchmark figures of two (or three) builds, measured in one run.
 
 Runs the same pytest-benchmark suites against each build, one bench file at
-a time with the builds back to back (which one goes first rotates by round
-and file), for several rounds, so that a shared machine's load falls on all
+a time with the builds back to back (in an order shuffled per round and
+file), for several rounds, so that a shared machine's load falls on all
 alike, and prints each benchmark's rate (units per second of the fastest
 round seen across all rounds) and the ratios. The figure to read is the
 median over rounds of each round's ratio of fastest rates: a run's fastest
@@ -29,6 +29,11 @@ threshold's false alarms on this machine, and its spread is the floor under
 any abi3 figure (the noise gauge covers only the few benchmarks that run no
 build code).
 
+``--timer cpu`` times with ``time.process_time`` instead of the wall clock:
+the CPU seconds of the whole process (every thread's), so a benchmark whose
+threads wait for a busy core is not charged for the wait. Use it to tell a
+build's cost from the scheduler's noise in the multi-threaded searches.
+
 Each line then says PASS or FAIL against ``--threshold`` (0.97) for the
 median round ratio abi3 / version-specific (and new / baseline).
 
@@ -47,6 +52,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import random
 import shutil
 import statistics
 import subprocess
@@ -192,12 +198,16 @@ def main() -> None:
     ap.add_argument("--threshold", type=float, default=0.97)
     ap.add_argument("--quick", action="store_true", help="short pytest-benchmark rounds (development, not acceptance)")
     ap.add_argument("-k", dest="select", help="pytest's -k expression, to run some benchmarks only")
+    ap.add_argument("--timer", choices=("wall", "cpu"), default="wall",
+                    help="wall: time.perf_counter (pytest-benchmark's default); cpu: time.process_time")
     ap.add_argument("files", nargs="*", help="bench files (default: every bench_*.py of bench/ that has benchmarks)")
     args = ap.parse_args()
     files = args.files or all_files(HERE)
     extra = ["--benchmark-max-time=0.1", "--benchmark-min-rounds=2"] if args.quick else []
     if args.select:
         extra += ["-k", args.select]
+    if args.timer == "cpu":
+        extra.append("--benchmark-timer=time.process_time")
     if args.abi3:
         vs_target = build(ROOT, False)
         builds = [Build("abi3", sys.executable, HERE, build(ROOT, True)),
@@ -223,12 +233,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
             for i, f in enumerate(files):
-                k = (r + i) % len(builds)
-                # one file at a time, the builds back to back (the first
-                # rotating by round and file): a pair's runs are seconds
-                # apart, not the minutes a whole suite takes, so the
-                # machine's slow spells fall on both alike
-                for b in builds[k:] + builds[:k]:
+                # one file at a time, the builds back to back in an order
+                # shuffled per round and file (seeded): a pair's runs are
+                # seconds apart, not the minutes a whole suite takes, so the
+                # machine's slow spells fall on both alike, and no build
+                # always runs right after the same other build (under the
+                # cyclic rotation this replaced, the version-specific build
+                # always followed abi3). The short determinize calls still
+                # differ by up to 11% between byte-identical installs with
+                # either order (docs/engine-notes.md, ninth pass): read
+                # them against the control, not the threshold alone
+                order = list(builds)
+                random.Random(f"{r}-{i}").shuffle(order)
+                for b in order:
                     rates = run_suite(b, [f], Path(tmp) / f"{b.name.replace('/', '_')}{r}-{i}.json", extra)
                     for key, (fast, _mean) in rates.items():
                         best[b.name][key] = max(best[b.name].get(key, 0.0), fast)
@@ -238,6 +255,9 @@ def main() -> None:
     # each round's ratio of fastest rates (interference only ever slows a
     # run, so a run's fastest round is its least disturbed), then the median
     # over rounds: the figure least moved by the machine's slow spells
+    compared = sorted(k for k in best[builds[0].name] if all(k in best[bd.name] for bd in builds))
+    if not compared:
+        sys.exit("no benchmark was measured by every build: check the files and the -k expression")
     failed = []
     control_failed = []     # the same bits against themselves: the threshold's false alarms
     control: list[float] = []
@@ -245,9 +265,7 @@ def main() -> None:
     cols = "".join(f" {f'{n} fastest':>15}" for n in best)
     ratio_cols = "".join(f" {f'{a}/{o} fastest':>16} {f'{a}/{o} median':>16}" for a, o in pairs)
     print(f"{'benchmark':<44}{cols}{ratio_cols}")
-    for key in sorted(best[builds[0].name]):
-        if any(key not in best[bd.name] for bd in builds):
-            continue
+    for key in compared:
         line = f"{key:<44}" + "".join(f" {best[bd.name][key]:>15,.0f}" for bd in builds)
         free = any(s in key for s in BUILD_FREE)
         for a, o in pairs:
