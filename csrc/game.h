@@ -145,6 +145,12 @@ typedef struct {
      * reached (the true returns once terminal) */
     int (*phase)(const void *rules, const void *state);
     void (*horizon_value)(const void *rules, const void *state, double *out);
+    /* the key ISMCTS gives the node of `player` to act in `state`, in place
+     * of the game's infostate_key (NULL: infostate_key). A function of what
+     * `player` sees, and coarser where the policy judges information sets
+     * alike: e.g. open loop on chance, where information sets that differ
+     * only by what chance revealed share a node */
+    uint64_t (*search_key)(const void *rules, const void *state, int player);
     /* per-game search defaults (the one place they are stated) */
     double default_c;            /* UCT exploration constant */
     int default_shaped;          /* 1 = search on shaped_returns by default */

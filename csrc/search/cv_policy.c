@@ -123,6 +123,39 @@ static void cv_horizon_value(const void *rules, const void *state, double *out) 
     out[1] = -v;
 }
 
+/* ---- open loop on chance ---------------------------------------------------------
+ * Both players see the same things (R20: the river cards' identities and the
+ * pile are hidden from both), so a Capivárias information set is split from
+ * its siblings only by chance: the cards a refill reveals, a new round's
+ * deal. Keyed by cv_infostate_key, ISMCTS gives each reveal its own subtree,
+ * and a 1,000-iteration search sees one or two iterations in each: the reply
+ * after a refill is rolled out, not searched. This key leaves chance out (the
+ * available row, the pile's top and the river's modifiers) and keeps what
+ * the players' choices made (the river's sides and capionças, the discard,
+ * the counts, the match), so the reveals share a node as in open-loop MCTS,
+ * and so do the move orders that reach one position (issue 25,
+ * docs/strength.md). Within a round, the sides, capionças and discard fix
+ * which cards were taken, hence the row up to what refills revealed. */
+static inline uint64_t mix64(uint64_t h, uint64_t x) {
+    h ^= x + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    h *= 0xBF58476D1CE4E5B9ULL;
+    return h ^ (h >> 31);
+}
+
+static uint64_t cv_search_key(const void *rules, const void *state, int player) {
+    (void)rules;
+    const cv_state *s = (const cv_state *)state;
+    uint64_t h = mix64(0x6f70656e6c6f6f70ULL, (uint64_t)player);
+    for (int i = 0; i < CV_SEGMENTS; ++i) {
+        h = mix64(h, s->side[i][0] | (uint64_t)s->side[i][1] << 32);
+        h = mix64(h, s->capionca[i]);
+    }
+    h = mix64(h, s->discard | (uint64_t)s->n_avail << 32 | (uint64_t)(s->n_pile - s->pile_top) << 40);
+    h = mix64(h, (uint64_t)s->round | (uint64_t)s->wins[0] << 8 | (uint64_t)s->wins[1] << 16 |
+                 (uint64_t)s->to_move << 24 | (uint64_t)s->last_taker << 32 | (uint64_t)s->expansion << 40);
+    return h;
+}
+
 const sr_policy cv_policy = {
     .heuristic_action = cv_heuristic,
     .shaped_returns = NULL,
@@ -130,6 +163,7 @@ const sr_policy cv_policy = {
     .greedy_index = cv_greedy_index,
     .phase = cv_phase,
     .horizon_value = cv_horizon_value,
+    .search_key = cv_search_key,
     .default_c = 1.4,
     .default_shaped = 0,
     .default_prior = 0,

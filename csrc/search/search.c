@@ -80,6 +80,13 @@ void sr_make_evaluator(const sr_policy *policy, int heuristic_rollout, int shape
     int h = horizon && policy && policy->phase && policy->horizon_value;
     out->phase = h ? policy->phase : NULL;
     out->horizon_value = h ? policy->horizon_value : NULL;
+    out->node_key = policy ? policy->search_key : NULL;
+}
+
+/* ISMCTS: the key of the node of `player` in `state`. */
+static inline uint64_t node_key(const tree_t *t, const void *state, int player) {
+    return t->ev->node_key ? t->ev->node_key(t->g->rules, state, player)
+                           : t->g->infostate_key(t->g->rules, state, player);
 }
 
 /* Play out from state: to the end, or with a horizon until the phase changes
@@ -198,7 +205,7 @@ static void iterate_tree(tree_t *t, int ismcts) {
     g->determinize(g->rules, t->root, t->root_player, rng_draw(&t->rng), state);
 
     int node;
-    if (ismcts) node = lookup(t, t->root_player, g->infostate_key(g->rules, t->root, t->root_player), 1);
+    if (ismcts) node = lookup(t, t->root_player, node_key(t, t->root, t->root_player), 1);
     else node = t->n_nodes ? 0 : new_node(t, t->root_player, 0);
 
     while (node != NONE && depth < MAX_DEPTH) {
@@ -278,7 +285,7 @@ static void iterate_tree(tree_t *t, int ismcts) {
         if (ismcts) {
             int nxt = g->current_player(g->rules, state);
             /* an information set reached for the first time becomes a node now */
-            node = nxt == SR_TERMINAL ? NONE : lookup(t, nxt, g->infostate_key(g->rules, state, nxt), 1);
+            node = nxt == SR_TERMINAL ? NONE : lookup(t, nxt, node_key(t, state, nxt), 1);
         } else {
             node = t->edges[chosen].child;
         }

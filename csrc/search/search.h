@@ -6,8 +6,9 @@
  *              a fresh determinization of the root per iteration; children
  *              appear as actions become legal in some world.
  *   SR_ISMCTS  information-set MCTS (Cowling, Powley, Whitehouse 2012): nodes
- *              keyed by (player to act, information-state key), availability
- *              counts in UCB, max^n backups for 2-5 players.
+ *              keyed by (player to act, information-state key; or the game
+ *              policy's coarser search_key), availability counts in UCB,
+ *              max^n backups for 2-5 players.
  *
  * Budgets: iterations and/or wall time. Nodes come from pools allocated once
  * per search; when the cap is reached the tree stops growing and iterations
@@ -40,6 +41,8 @@ typedef struct {
     /* rollout horizon: stop when phase() changes, value by horizon_value; NULL = play to the end */
     sr_phase_fn phase;
     void (*horizon_value)(const void *rules, const void *state, double *out);
+    /* ISMCTS's node key; NULL = the game's infostate_key */
+    uint64_t (*node_key)(const void *rules, const void *state, int player);
 } sr_evaluator;
 
 /* The evaluator an agent asks for: heuristic or uniform rollouts, the shaped

@@ -13,6 +13,8 @@
 #include "capivarias.h"
 #include "load_game.h"
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define CHECK(cond, ...) do { if (!(cond)) { fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); return 1; } } while (0)
 
@@ -123,6 +125,110 @@ static int test_horizon(const sr_game_def *def, const char *dir) {
     return 0;
 }
 
+/* What Capivárias' search key must tell apart: everything in the state but
+ * chance's part (the available row, the pile's order and the river's
+ * modifiers) and the generator, for one player. */
+typedef struct {
+    uint64_t key;
+    uint32_t side[CV_SEGMENTS][2], discard;
+    uint8_t capionca[CV_SEGMENTS], n_avail, pile_count, round, wins[2], to_move, last_taker, expansion, player;
+} cv_key_fields;
+
+static cv_key_fields KEYED[60000];
+
+static int cmp_keyed(const void *a, const void *b) {
+    const cv_key_fields *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return memcmp(x, y, sizeof *x);
+}
+
+/* A policy's search_key, along random games of every parameter combination:
+ * for each player, the same in every determinization for that player (a
+ * function of what it sees); never finer than infostate_key (two worlds of
+ * one information set share it); and for Capivárias, which must have one,
+ * chance left out (the worlds a refill splits share it), the players'
+ * choices kept (it changes with every move, and two states with one key
+ * agree on every field but chance's: no collision in 60,000 keys). */
+static int test_search_key(const sr_game_def *def, const char *dir) {
+    const sr_policy *pol = def->policy;
+    int is_cv = strcmp(def->name, "capivarias") == 0;
+    CHECK(!is_cv || (pol && pol->search_key), "capivarias: the policy has no search_key");
+    if (!pol || !pol->search_key) return 0;
+    tl_game t;
+    sr_game g;
+    CHECK(tl_load(&t, def->name, dir) == 0, "cannot load %s", def->name);
+    uint64_t rng = 11;
+    int buf[SR_MAX_LEGAL], pooled = 0, keyed = 0, combos = tl_param_combinations(def);
+    sr_state_buf s, d, e;
+    for (int game = 0; game < 100 * combos; ++game) {
+        int params[SR_MAX_PARAMS];
+        tl_params_at(def, game % combos, params);
+        CHECK(tl_make(&t, params, &g) == 0, "cannot make %s", def->name);
+        g.new_initial_state(&g, s.b, rng_draw(&rng));
+        while (g.current_player(g.rules, s.b) != SR_TERMINAL) {
+            for (int p = 0; p < g.info.num_players; ++p) {
+                uint64_t k = pol->search_key(g.rules, s.b, p), ik = g.infostate_key(g.rules, s.b, p);
+                for (int w = 0; w < 3; ++w) {
+                    g.determinize(g.rules, s.b, p, rng_draw(&rng), d.b);
+                    CHECK(pol->search_key(g.rules, d.b, p) == k, "%s: search_key sees hidden cards", def->name);
+                    CHECK(g.infostate_key(g.rules, d.b, p) == ik, "%s: infostate_key sees hidden cards", def->name);
+                }
+                if (is_cv && keyed < (int)(sizeof KEYED / sizeof *KEYED)) {
+                    const cv_state *c = (const cv_state *)s.b;
+                    cv_key_fields *f = &KEYED[keyed++];
+                    memset(f, 0, sizeof *f);
+                    f->key = k;
+                    memcpy(f->side, c->side, sizeof f->side);
+                    memcpy(f->capionca, c->capionca, sizeof f->capionca);
+                    f->discard = c->discard;
+                    f->n_avail = c->n_avail;
+                    f->pile_count = (uint8_t)(c->n_pile - c->pile_top);
+                    f->round = c->round;
+                    f->wins[0] = c->wins[0];
+                    f->wins[1] = c->wins[1];
+                    f->to_move = c->to_move;
+                    f->last_taker = c->last_taker;
+                    f->expansion = c->expansion;
+                    f->player = (uint8_t)p;
+                }
+            }
+            int m = g.legal_actions(g.rules, s.b, buf);
+            CHECK(m > 0, "%s: nothing legal before the end", def->name);
+            int a = buf[rng_below(&rng, (uint32_t)m)];
+            /* two worlds of the mover, the same action: chance may split them */
+            int me = g.current_player(g.rules, s.b);
+            g.determinize(g.rules, s.b, me, rng_draw(&rng), d.b);
+            g.determinize(g.rules, s.b, me, rng_draw(&rng), e.b);
+            CHECK(pol->search_key(g.rules, d.b, me) == pol->search_key(g.rules, e.b, me),
+                  "%s: one information set, two search keys", def->name);
+            uint64_t before = pol->search_key(g.rules, s.b, me);
+            g.apply(g.rules, d.b, a);
+            g.apply(g.rules, e.b, a);
+            int nd = g.current_player(g.rules, d.b);
+            if (nd != SR_TERMINAL && nd == g.current_player(g.rules, e.b) &&
+                g.infostate_key(g.rules, d.b, nd) != g.infostate_key(g.rules, e.b, nd)) {
+                CHECK(!is_cv || pol->search_key(g.rules, d.b, nd) == pol->search_key(g.rules, e.b, nd),
+                      "capivarias: a reveal splits the search key");
+                ++pooled;
+            }
+            g.apply(g.rules, s.b, a);
+            CHECK(!is_cv || g.current_player(g.rules, s.b) == SR_TERMINAL ||
+                  pol->search_key(g.rules, s.b, me) != before, "capivarias: a move left the search key as it was");
+        }
+    }
+    if (is_cv) {
+        CHECK(pooled > 100, "capivarias: only %d reveals met", pooled);
+        CHECK(keyed > 10000, "capivarias: only %d keys", keyed);
+        qsort(KEYED, (size_t)keyed, sizeof *KEYED, cmp_keyed);
+        for (int i = 1; i < keyed; ++i)
+            CHECK(KEYED[i].key != KEYED[i - 1].key || memcmp(&KEYED[i], &KEYED[i - 1], sizeof *KEYED) == 0,
+                  "capivarias: two positions apart in more than chance share the search key %016llx",
+                  (unsigned long long)KEYED[i].key);
+    }
+    tl_free(&t);
+    return 0;
+}
+
 /* Capivárias' round horizon, exactly (R29, R30), with later rounds won with
  * probability a each and tied with CV_TIE_RATE. */
 static int test_capivarias_horizon(void) {
@@ -161,7 +267,8 @@ int main(int argc, char **argv) {
     if (argc < 2) { fprintf(stderr, "usage: %s DATA_DIR [positions]\n", argv[0]); return 2; }
     int positions = argc > 2 ? atoi(argv[2]) : 30, searches = 0;
     for (int i = 0; i < sr_game_count(); ++i)
-        if (test_game(sr_game_at(i), argv[1], positions, &searches) || test_horizon(sr_game_at(i), argv[1])) return 1;
+        if (test_game(sr_game_at(i), argv[1], positions, &searches) || test_horizon(sr_game_at(i), argv[1]) ||
+            test_search_key(sr_game_at(i), argv[1])) return 1;
     if (test_capivarias_horizon()) return 1;
     printf("%d searches over %d games: 1 passed, 0 failed\n", searches, sr_game_count());
     return 0;
