@@ -128,8 +128,9 @@ def test_static_page_is_served(server: ServerProcess) -> None:
 
 def test_a_whole_game_against_level3_every_view_exact_and_no_leak(server: ServerProcess) -> None:
     """Every message of a whole Capivárias game is checked against the local
-    replay: views equal ``State.view(0)``, no hidden card, no seed."""
-    seed = 99
+    replay: views equal ``State.view(0)``, no hidden card, no seed (one of
+    13 digits: a short one turns up by chance, as 99 did in action id 1899)."""
+    seed = 7305418296113
 
     async def play() -> LeakChecker:
         made = create_table(server, "capivarias", ["human", "level:3"], seed=seed)
@@ -137,7 +138,7 @@ def test_a_whole_game_against_level3_every_view_exact_and_no_leak(server: Server
         async with connect(table_ws(server, made)) as ws:
             while True:
                 text = await asyncio.wait_for(ws.recv(), 10)
-                assert str(seed) not in text
+                assert str(seed) not in text, text
                 msg = json.loads(text)
                 checker.check(msg)
                 assert msg["type"] in ("view", "ack"), msg
