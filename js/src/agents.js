@@ -18,10 +18,10 @@ const SEARCH_FIELDS = ["seed", "iterations", "time", "c", "rollout", "threads", 
 // Level ladders (agents.LEVELS; tests/test_wasm.py checks this copy against it).
 // `search`: the parameters a ladder keeps (its presentation's level_search).
 const ladder = (search, ...steps) => Object.fromEntries(steps.map((s, i) => [i + 1,
-  typeof s === "string" ? [s, {}] : ["ismcts", { iterations: s, ...search, horizon: false }]]));
+  typeof s === "string" ? [s, {}] : ["ismcts", { iterations: s, ...search }]]));
 export const LEVELS = {
-  capivarias: ladder({}, "random", 2, 4, 8, "greedy", 100, 300, 1000, 3000, 10000),
-  capulana: ladder({ c: new JFloat(0.7) }, "random", 8, 30, 100, "greedy", 1000, 2500, 5000, 10000, 20000),
+  capivarias: ladder({ c: new JFloat(1.4), horizon: true }, "random", 2, 4, 8, "greedy", 100, 300, 1000, 3000, 10000),
+  capulana: ladder({ c: new JFloat(0.7), horizon: false }, "random", 8, 30, 100, "greedy", 1000, 2500, 5000, 10000, 20000),
 };
 LEVELS.default = LEVELS.capivarias;
 

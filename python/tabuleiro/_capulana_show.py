@@ -74,7 +74,8 @@ class CapulanaPresentation(Presentation):
     """
 
     levels = ("random", 8, 30, 100, "greedy", 1000, 2500, 5000, 10000, 20000)
-    level_search = {"c": 0.7}     # the ladder's calibration (docs/levels.md); the default c is now 0.4
+    level_search = {"c": 0.7, "horizon": False}   # the ladder's calibration (docs/levels.md): the default c is
+    # now 0.4; Capulana's policy has no horizon, so horizon=False only says what the ladder played
     notation = (
         "bid 1          start an offer on slot 1",
         "offer F13      add F13 to your offer (up to 3 cards)",

@@ -51,9 +51,9 @@ class Presentation:
     #: featured game's ladder.
     levels: ClassVar[Optional[tuple[LadderStep, ...]]] = None
     #: Search parameters every ismcts level keeps whatever the game's search
-    #: defaults become (``horizon=False`` is always added): the values the
-    #: ladder was calibrated with (docs/levels.md), so a level stays what its
-    #: table says when a default changes.
+    #: defaults become: the values the ladder was calibrated with
+    #: (docs/levels.md), so a level stays what its table says when a
+    #: default changes.
     level_search: ClassVar[Mapping[str, Any]] = {}
     #: The package's main game: the default of ``tabuleiro demo``, and its
     #: ladder is ``agents.LEVELS["default"]``.

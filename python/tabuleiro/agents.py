@@ -395,14 +395,15 @@ class SearchAgent(Agent):
 def _ladder(*steps: Any, search: Optional[Mapping[str, Any]] = None) -> dict[int, tuple[str, dict[str, Any]]]:
     """Levels 1.. from steps: "random", "greedy", or an ismcts iteration budget.
 
-    The levels keep rollouts to the end of the game (``horizon=False``) and
-    the game's ``search`` parameters (its presentation's ``level_search``):
-    the calibration in docs/levels.md was made so, before Capivárias searched
-    to the round's last take and Capulana's c became 0.4 by default, and a level
-    should stay what its table says.
+    Each ismcts level keeps the game's ``search`` parameters (its
+    presentation's ``level_search``): the ones its ladder was calibrated
+    with (docs/levels.md), so that a level stays what its table says when a
+    search default changes (Capulana's ladder keeps c = 0.7 and no
+    horizon; Capivárias' was recalibrated for issue 25 and keeps that
+    build's c = 1.4 and last-take horizon).
     """
     return {n: (step, {}) if isinstance(step, str)
-            else ("ismcts", {"iterations": step, **(search or {}), "horizon": False})
+            else ("ismcts", {"iterations": step, **(search or {})})
             for n, step in enumerate(steps, 1)}
 
 
@@ -449,7 +450,7 @@ class LevelAgent(Agent):
     >>> from tabuleiro import capivarias
     >>> bot = make("level", level=6, seed=2)
     >>> bot.agent_for("capivarias")
-    SearchAgent(seed=2, kind='ismcts', iterations=100, time=None, c=None, rollout='random', threads=1, max_nodes=1048576, shaped=None, prior=None, horizon=False)
+    SearchAgent(seed=2, kind='ismcts', iterations=100, time=None, c=1.4, rollout='random', threads=1, max_nodes=1048576, shaped=None, prior=None, horizon=True)
     >>> s = capivarias.new_game(seed=4)
     >>> bot.choose(s) == bot.agent_for("capivarias").choose(s)
     True
