@@ -1221,46 +1221,40 @@ void cp_determinize(const cp_rules *r, const cp_state *s, int player, uint64_t s
     }
 }
 
-static inline uint64_t mix(uint64_t h, uint64_t x) {
-    h ^= x + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-    h *= 0xBF58476D1CE4E5B9ULL;
-    return h ^ (h >> 31);
-}
-
 uint64_t cp_infostate_key(const cp_rules *r, const cp_state *s, int player) {
     (void)r;
     int n = s->players;
-    uint64_t h = mix(0x243F6A8885A308D3ULL, (uint64_t)player);
-    h = mix(h, (uint64_t)n | (uint64_t)s->round << 8 | (uint64_t)s->start << 16 | (uint64_t)s->phase << 24
+    uint64_t h = key_mix(0x243F6A8885A308D3ULL, (uint64_t)player);
+    h = key_mix(h, (uint64_t)n | (uint64_t)s->round << 8 | (uint64_t)s->start << 16 | (uint64_t)s->phase << 24
               | (uint64_t)s->to_move << 32 | (uint64_t)s->weave_done << 40);
-    h = mix(h, s->objectives);
-    h = mix(h, (uint64_t)(s->deck_n - s->deck_top));
-    h = mix(h, s->known);
+    h = key_mix(h, s->objectives);
+    h = key_mix(h, (uint64_t)(s->deck_n - s->deck_top));
+    h = key_mix(h, s->known);
     if (s->phase == CP_PHASE_OFFER) {
-        for (int j = 0; j < n; ++j) h = mix(h, s->slots[j]);
+        for (int j = 0; j < n; ++j) h = key_mix(h, s->slots[j]);
         int made = s->n_offers + s->open;
-        h = mix(h, (uint64_t)s->n_offers << 8 | s->open);
+        h = key_mix(h, (uint64_t)s->n_offers << 8 | s->open);
         for (int k = 0; k < made; ++k) {
             uint64_t m = offer_cards(s, k);
-            h = mix(h, (uint64_t)s->offer_slot[k] << 8 | (uint64_t)pop64(m));
-            if (cp_offerer(s, k) == player) h = mix(h, m);
+            h = key_mix(h, (uint64_t)s->offer_slot[k] << 8 | (uint64_t)pop64(m));
+            if (cp_offerer(s, k) == player) h = key_mix(h, m);
         }
     }
     for (int q = 0; q < n; ++q) {
         uint64_t wm = cp_woven_mask(s, q);
         int len = s->rlen[q];
         if (q == player) {
-            h = mix(h, s->hold[q] & ~s->offered);
-            h = mix(h, s->woven[q]);
+            h = key_mix(h, s->hold[q] & ~s->offered);
+            h = key_mix(h, s->woven[q]);
         } else {
-            h = mix(h, (uint64_t)(pop64(s->hold[q] & ~s->offered) + s->woven[q]));
-            h = mix(h, s->known & (s->hold[q] | wm));
+            h = key_mix(h, (uint64_t)(pop64(s->hold[q] & ~s->offered) + s->woven[q]));
+            h = key_mix(h, s->known & (s->hold[q] | wm));
             len -= s->woven[q];                   /* R7: the row as the step began */
         }
-        h = mix(h, (uint64_t)len);
+        h = key_mix(h, (uint64_t)len);
         for (int i = 0; i < len; ++i) {
             int c = s->rcard[q][i];
-            h = mix(h, (uint64_t)c << 8 | (uint64_t)(i ? cp_place_of(s, c) : 0));
+            h = key_mix(h, (uint64_t)c << 8 | (uint64_t)(i ? cp_place_of(s, c) : 0));
         }
     }
     return h;

@@ -106,4 +106,12 @@ static inline void rng_shuffle_u8(uint64_t *s, uint8_t *a, int n) {
     }
 }
 
+/* Fold x into the hash h (the information-state and search keys). Not a
+ * generator: equal (h, x), equal result; different inputs rarely collide. */
+static inline uint64_t key_mix(uint64_t h, uint64_t x) {
+    h ^= x + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    h *= 0xBF58476D1CE4E5B9ULL;
+    return h ^ (h >> 31);
+}
+
 #endif

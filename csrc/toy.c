@@ -158,25 +158,19 @@ static void g_determinize(const void *r, const void *state, int player, uint64_t
     memcpy(out, &d, sizeof d);
 }
 
-static inline uint64_t mix64(uint64_t h, uint64_t x) {
-    h ^= x + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-    h *= 0xBF58476D1CE4E5B9ULL;
-    return h ^ (h >> 31);
-}
-
 /* Hash of the view: player, to_move, own hand, the opponent's hand count,
  * the stock count, both piles in order. 0 for a player out of range. */
 static uint64_t g_key(const void *r, const void *state, int player) {
     (void)r;
     if (player != 0 && player != 1) return 0;
     const toy_state *s = (const toy_state *)state;
-    uint64_t h = mix64(0x746F7920676D6521ULL, (uint64_t)player);
-    h = mix64(h, (uint64_t)s->to_move | (uint64_t)s->hand[player] << 8 |
+    uint64_t h = key_mix(0x746F7920676D6521ULL, (uint64_t)player);
+    h = key_mix(h, (uint64_t)s->to_move | (uint64_t)s->hand[player] << 8 |
                  (uint64_t)popcount8(s->hand[1 - player]) << 16 | (uint64_t)popcount8(s->stock) << 24);
     for (int p = 0; p < 2; ++p) {
         uint64_t v = s->n_pile[p];
         for (int i = 0; i < s->n_pile[p] && i < TOY_CARDS; ++i) v = v << 4 | s->pile[p][i];
-        h = mix64(h, v);
+        h = key_mix(h, v);
     }
     return h;
 }

@@ -136,22 +136,16 @@ static void cv_horizon_value(const void *rules, const void *state, double *out) 
  * and so do the move orders that reach one position (issue 25,
  * docs/strength.md). Within a round, the sides, capionças and discard fix
  * which cards were taken, hence the row up to what refills revealed. */
-static inline uint64_t mix64(uint64_t h, uint64_t x) {
-    h ^= x + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-    h *= 0xBF58476D1CE4E5B9ULL;
-    return h ^ (h >> 31);
-}
-
 static uint64_t cv_search_key(const void *rules, const void *state, int player) {
     (void)rules;
     const cv_state *s = (const cv_state *)state;
-    uint64_t h = mix64(0x6f70656e6c6f6f70ULL, (uint64_t)player);
+    uint64_t h = key_mix(0x6f70656e6c6f6f70ULL, (uint64_t)player);
     for (int i = 0; i < CV_SEGMENTS; ++i) {
-        h = mix64(h, s->side[i][0] | (uint64_t)s->side[i][1] << 32);
-        h = mix64(h, s->capionca[i]);
+        h = key_mix(h, s->side[i][0] | (uint64_t)s->side[i][1] << 32);
+        h = key_mix(h, s->capionca[i]);
     }
-    h = mix64(h, s->discard | (uint64_t)s->n_avail << 32 | (uint64_t)(s->n_pile - s->pile_top) << 40);
-    h = mix64(h, (uint64_t)s->round | (uint64_t)s->wins[0] << 8 | (uint64_t)s->wins[1] << 16 |
+    h = key_mix(h, s->discard | (uint64_t)s->n_avail << 32 | (uint64_t)(s->n_pile - s->pile_top) << 40);
+    h = key_mix(h, (uint64_t)s->round | (uint64_t)s->wins[0] << 8 | (uint64_t)s->wins[1] << 16 |
                  (uint64_t)s->to_move << 24 | (uint64_t)s->last_taker << 32 | (uint64_t)s->expansion << 40);
     return h;
 }
