@@ -74,6 +74,16 @@ SKIP = {
 #: benchmarks that run no code of the build (pure-Python reference rules): their ratio is the machine's noise
 BUILD_FREE = ("_reference_",)
 
+# Every build's directory name has one length ("abi3-", "vers-" and "copy-"
+# before a tree hash of fixed length), and each run's JSON name too, so that
+# no build's path or argv is longer than another's: their lengths move a
+# process's memory layout, a known source of steady few-per-cent biases
+# (Mytkowicz et al., "Producing wrong data without doing anything obviously
+# wrong!", 2009). It did not remove the bias seen here: in the short
+# Python-level determinize calls a byte-identical copy of a build still runs
+# 5-11% faster or slower than the original for a whole run, the sign
+# changing from run to run (docs/engine-notes.md, ninth pass).
+
 #: run pytest in a child with the build in `target` (an unpacked wheel) ahead of any installed tabuleiro
 BOOT = """
 import sys
@@ -133,8 +143,8 @@ def _tree_hash(src: Path) -> str:
 
 def build(src: Path, abi3: bool) -> Path:
     """The directory holding src's wheel (abi3 or version-specific) unpacked, built once per sources' contents."""
-    kind = "abi3" if abi3 else "vs"
-    target = CACHE / f"{kind}-{_tree_hash(src)}"
+    kind = "abi3" if abi3 else "vers"
+    target = CACHE / f"{kind}-{_tree_hash(src)}"     # one length for every build (the note above BOOT)
     if (target / "tabuleiro").is_dir():
         return target
     with tempfile.TemporaryDirectory() as tmp:
@@ -171,7 +181,7 @@ def baseline_tree(rev: str) -> Path:
 
 def control_copy(target: Path) -> Path:
     """A byte-identical copy of an unpacked build in its own directory (``--control``)."""
-    dest = target.with_name(target.name + "-copy")
+    dest = target.with_name("copy" + target.name[4:])     # as long as the original's (the note above BOOT)
     if not (dest / "tabuleiro").is_dir():
         part = dest.with_suffix(".part")
         shutil.rmtree(part, ignore_errors=True)
@@ -239,14 +249,12 @@ def main() -> None:
                 # machine's slow spells fall on both alike, and no build
                 # always runs right after the same other build (under the
                 # cyclic rotation this replaced, the version-specific build
-                # always followed abi3). The short determinize calls still
-                # differ by up to 11% between byte-identical installs with
-                # either order (docs/engine-notes.md, ninth pass): read
-                # them against the control, not the threshold alone
+                # always followed abi3)
                 order = list(builds)
                 random.Random(f"{r}-{i}").shuffle(order)
                 for b in order:
-                    rates = run_suite(b, [f], Path(tmp) / f"{b.name.replace('/', '_')}{r}-{i}.json", extra)
+                    # the JSON's name is of one length for every build (it is in argv)
+                    rates = run_suite(b, [f], Path(tmp) / f"b{builds.index(b):02d}-{r:04d}-{i:03d}.json", extra)
                     for key, (fast, _mean) in rates.items():
                         best[b.name][key] = max(best[b.name].get(key, 0.0), fast)
                         fastest[b.name].setdefault(key, []).append(fast)
