@@ -451,26 +451,20 @@ void cv_determinize(const cv_rules *r, const cv_state *s, int player, uint64_t s
     out->rng = rng_draw(&g);  /* future reshuffles are unknown too */
 }
 
-static inline uint64_t mix64(uint64_t h, uint64_t x) {
-    h ^= x + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-    h *= 0xBF58476D1CE4E5B9ULL;
-    return h ^ (h >> 31);
-}
-
 uint64_t cv_infostate_key(const cv_rules *r, const cv_state *s, int player) {
     /* R20: everything but the river cards' identities and the pile below its top */
-    uint64_t h = mix64(0x6361706976617269ULL, (uint64_t)player);
+    uint64_t h = key_mix(0x6361706976617269ULL, (uint64_t)player);
     for (int i = 0; i < CV_SEGMENTS; ++i) {
-        h = mix64(h, s->side[i][0] | (uint64_t)s->side[i][1] << 32);
-        h = mix64(h, (uint64_t)(uint8_t)r->modifier_of[s->river[i]] << 8 | s->capionca[i]);
+        h = key_mix(h, s->side[i][0] | (uint64_t)s->side[i][1] << 32);
+        h = key_mix(h, (uint64_t)(uint8_t)r->modifier_of[s->river[i]] << 8 | s->capionca[i]);
     }
     uint64_t av = s->n_avail;
     for (int i = 0; i < s->n_avail; ++i) av = av << 8 | s->avail[i];
     int np = s->n_pile - s->pile_top;
     uint64_t top = np ? (uint8_t)r->card[s->pile[s->pile_top]].modifier : 0xFF;
-    h = mix64(h, av);
-    h = mix64(h, s->discard | (uint64_t)np << 32 | top << 40);
-    h = mix64(h, (uint64_t)s->round | (uint64_t)s->wins[0] << 8 | (uint64_t)s->wins[1] << 16 |
+    h = key_mix(h, av);
+    h = key_mix(h, s->discard | (uint64_t)np << 32 | top << 40);
+    h = key_mix(h, (uint64_t)s->round | (uint64_t)s->wins[0] << 8 | (uint64_t)s->wins[1] << 16 |
                  (uint64_t)s->to_move << 24 | (uint64_t)s->last_taker << 32 | (uint64_t)s->expansion << 40);
     return h;
 }

@@ -147,8 +147,9 @@ static int cmp_keyed(const void *a, const void *b) {
  * function of what it sees); never finer than infostate_key (two worlds of
  * one information set share it); and for Capivárias, which must have one,
  * chance left out (the worlds a refill splits share it), the players'
- * choices kept (it changes with every move, and two states with one key
- * agree on every field but chance's: no collision in 60,000 keys). */
+ * choices kept (two states with one key agree on every field but chance's:
+ * no collision in 60,000 keys; and, a weaker check that only a key blind to
+ * the state fails, it changes with every move). */
 static int test_search_key(const sr_game_def *def, const char *dir) {
     const sr_policy *pol = def->policy;
     int is_cv = strcmp(def->name, "capivarias") == 0;
