@@ -46,7 +46,16 @@ def test_levels_come_from_the_presentations() -> None:
     ladders = {n for n in GAMES if load_game(n).presentation().levels is not None}
     assert set(agents.LEVELS) == ladders | {"default"}
     featured = [n for n in GAMES if load_game(n).presentation().featured]
-    assert len(featured) == 1 and agents.LEVELS["default"] == agents.LEVELS[featured[0]]
+    assert len(featured) == 1
+    # the default ladder: the featured game's budgets, without the search
+    # parameters pinned for that game alone (a toy level searches with toy's c)
+    shown = load_game(featured[0]).presentation()
+    assert shown.level_search and agents.LEVELS["default"] != agents.LEVELS[featured[0]]
+    for level, (kind, params) in agents.LEVELS[featured[0]].items():
+        pinned = {k: v for k, v in params.items() if k in shown.level_search}
+        assert pinned in ({}, dict(shown.level_search))
+        assert agents.LEVELS["default"][level] == (kind, {k: v for k, v in params.items() if k not in pinned})
+    assert agents.make("level", level=6, seed=2).agent_for("toy").c is None
     for n in GAMES:                          # a game without a ladder plays the default one
         kind, params = agents.LEVELS.get(n, agents.LEVELS["default"])[4]
         assert agents.make("level", level=4, seed=1).agent_for(n) == agents.make(kind, seed=1, **params)

@@ -20,10 +20,12 @@ const SEARCH_FIELDS = ["seed", "iterations", "time", "c", "rollout", "threads", 
 const ladder = (search, ...steps) => Object.fromEntries(steps.map((s, i) => [i + 1,
   typeof s === "string" ? [s, {}] : ["ismcts", { iterations: s, ...search }]]));
 export const LEVELS = {
-  capivarias: ladder({ c: new JFloat(1.4), horizon: true }, "random", 2, 4, 8, "greedy", 100, 300, 1000, 3000, 10000),
+  capivarias: ladder({ c: new JFloat(1.4), rollout: "random", shaped: false, prior: false, horizon: true },
+    "random", 2, 4, 8, "greedy", 100, 300, 1000, 3000, 10000),
   capulana: ladder({ c: new JFloat(0.7), horizon: false }, "random", 8, 30, 100, "greedy", 1000, 2500, 5000, 10000, 20000),
 };
-LEVELS.default = LEVELS.capivarias;
+// the featured game's budgets, with the searching game's own defaults
+LEVELS.default = ladder({}, "random", 2, 4, 8, "greedy", 100, 300, 1000, 3000, 10000);
 
 export class AgentTypeError extends Error {}
 export class AgentValueError extends Error {}

@@ -77,7 +77,8 @@ class CapivariasPresentation(Presentation):
     """
 
     levels = ("random", 2, 4, 8, "greedy", 100, 300, 1000, 3000, 10000)
-    level_search = {"c": 1.4, "horizon": True}    # the ladder's calibration (docs/levels.md, issue 25)
+    # the ladder's calibration (docs/levels.md, issue 25): every search parameter it played with
+    level_search = {"c": 1.4, "rollout": "random", "shaped": False, "prior": False, "horizon": True}
     featured = True
     notation = (
         "C3 · X1 · T5   take a herd card into segment 0",

@@ -24,7 +24,7 @@ random     uniform over the legal moves
 greedy     best immediate score (Capulana: the best ``weaving_options`` step)
 flatmc     flat Monte Carlo over root moves (rollouts from determinizations)
 mcts       UCT over determinized worlds, one tree over action histories
-ismcts     information-set MCTS, nodes keyed by (player, information state)
+ismcts     information-set MCTS (in Capivárias open loop on chance)
 level      a strength level 1..10: one of the above with a budget (``LEVELS``)
 =========  ==================================================================
 
@@ -400,7 +400,9 @@ def _ladder(*steps: Any, search: Optional[Mapping[str, Any]] = None) -> dict[int
     with (docs/levels.md), so that a level stays what its table says when a
     search default changes (Capulana's ladder keeps c = 0.7 and no
     horizon; Capivárias' was recalibrated for issue 25 and keeps that
-    build's c = 1.4 and last-take horizon).
+    build's c = 1.4, random rollouts, no shaping or prior, and the
+    last-take horizon). What no parameter names is not pinned: how the
+    horizon values a round, and Capivárias' open-loop node key.
     """
     return {n: (step, {}) if isinstance(step, str)
             else ("ismcts", {"iterations": step, **(search or {})})
@@ -409,7 +411,10 @@ def _ladder(*steps: Any, search: Optional[Mapping[str, Any]] = None) -> dict[int
 
 def _levels() -> dict[str, dict[int, tuple[str, dict[str, Any]]]]:
     """Each registered game's ladder, as its presentation declares it, and
-    ``"default"``: the featured game's (the first game's if none is)."""
+    ``"default"``: the featured game's budgets (the first game's if none is
+    featured) without its pinned search parameters, which were calibrated
+    for that game alone: a game without a ladder searches with its own
+    defaults."""
     out: dict[str, dict[int, tuple[str, dict[str, Any]]]] = {}
     default: Optional[dict[int, tuple[str, dict[str, Any]]]] = None
     for name in games():
@@ -417,7 +422,7 @@ def _levels() -> dict[str, dict[int, tuple[str, dict[str, Any]]]]:
         if shown.levels is not None:
             out[name] = _ladder(*shown.levels, search=shown.level_search)
             if shown.featured or default is None:
-                default = out[name]
+                default = _ladder(*shown.levels)
     out["default"] = dict(default) if default is not None else _ladder(*["random"] * 4, *["greedy"] * 6)
     return out
 
@@ -426,10 +431,11 @@ def _levels() -> dict[str, dict[int, tuple[str, dict[str, Any]]]]:
 #: game's declared by its presentation (``Game.presentation().levels``). Every
 #: budget is in iterations, not seconds, so a level plays the same move for
 #: the same seed and view on any machine. Level 10 is the strongest budget
-#: the calibration found worth its time (in Capivarias ismcts wins no more
-#: past about 10,000 iterations); docs/levels.md has the measured table and
-#: the command that made it. A game without a table of its own uses
-#: ``"default"`` (Capivárias' table). Agents are made once per (level, seed, game): after
+#: the calibration found worth its time (in Capivárias the first ladder's
+#: ismcts won no more past about 10,000 iterations); docs/levels.md has the
+#: measured table and the command that made it. A game without a table of
+#: its own uses ``"default"`` (Capivárias' budgets, with the game's own
+#: search defaults). Agents are made once per (level, seed, game): after
 #: changing a table, call ``_level_agent.cache_clear()``.
 LEVELS: dict[str, dict[int, tuple[str, dict[str, Any]]]] = _levels()
 
@@ -450,7 +456,7 @@ class LevelAgent(Agent):
     >>> from tabuleiro import capivarias
     >>> bot = make("level", level=6, seed=2)
     >>> bot.agent_for("capivarias")
-    SearchAgent(seed=2, kind='ismcts', iterations=100, time=None, c=1.4, rollout='random', threads=1, max_nodes=1048576, shaped=None, prior=None, horizon=True)
+    SearchAgent(seed=2, kind='ismcts', iterations=100, time=None, c=1.4, rollout='random', threads=1, max_nodes=1048576, shaped=False, prior=False, horizon=True)
     >>> s = capivarias.new_game(seed=4)
     >>> bot.choose(s) == bot.agent_for("capivarias").choose(s)
     True
