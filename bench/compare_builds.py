@@ -181,7 +181,8 @@ def baseline_tree(rev: str) -> Path:
 
 def control_copy(target: Path) -> Path:
     """A byte-identical copy of an unpacked build in its own directory (``--control``)."""
-    dest = target.with_name("copy" + target.name[4:])     # as long as the original's (the note above BOOT)
+    # as long as the original's name (the note above BOOT), and one per kind
+    dest = target.with_name({"vers": "copy", "abi3": "cpy3"}[target.name[:4]] + target.name[4:])
     if not (dest / "tabuleiro").is_dir():
         part = dest.with_suffix(".part")
         shutil.rmtree(part, ignore_errors=True)
