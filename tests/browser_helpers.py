@@ -23,6 +23,8 @@ from typing import Any
 
 import pytest
 
+from tests.system_tools import tool_missing
+
 CHROMIUM_NAMES = ("chromium", "chromium-browser")
 DRIVER_NAMES = ("chromedriver",)
 
@@ -72,7 +74,7 @@ def chromium() -> Iterator[Any]:
     """A headless Chromium WebDriver, skipped with the reason where absent."""
     reason = missing_reason()
     if reason is not None:
-        pytest.skip(reason)
+        tool_missing(reason)
     driver = start_chromium()
     try:
         yield driver

@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from tests.system_tools import tool_missing
+
 ROOT = Path(__file__).resolve().parent.parent
 JS = ROOT / "js"
 DIST = JS / "dist"
@@ -52,7 +54,7 @@ def ensure_built() -> Path:
     """js/dist up to date with the sources: built here if it is not."""
     reason = missing_tool()
     if reason is not None:
-        pytest.skip(reason)
+        tool_missing(reason)
     want = _inputs_hash()
     (ROOT / "build").mkdir(exist_ok=True)
     with open(ROOT / "build" / "wasm.lock", "w") as lock:
