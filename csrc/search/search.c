@@ -38,6 +38,8 @@ typedef struct {
     node_t *nodes; int64_t n_nodes, cap_nodes;
     edge_t *edges; int64_t n_edges, cap_edges;
     int *table; int64_t table_mask;    /* ISMCTS: node index by key, open addressing */
+    /* ISMCTS: a node's key (the evaluator's node_key, else the game's infostate_key) */
+    uint64_t (*node_key)(const void *rules, const void *state, int player);
     int pool_full;
     int stopped;               /* the stop flag ended this tree */
     int64_t iterations_done;
@@ -83,11 +85,6 @@ void sr_make_evaluator(const sr_policy *policy, int heuristic_rollout, int shape
     out->node_key = policy ? policy->search_key : NULL;
 }
 
-/* ISMCTS: the key of the node of `player` in `state`. */
-static inline uint64_t node_key(const tree_t *t, const void *state, int player) {
-    return t->ev->node_key ? t->ev->node_key(t->g->rules, state, player)
-                           : t->g->infostate_key(t->g->rules, state, player);
-}
 
 /* Play out from state: to the end, or with a horizon until the phase changes
  * (*cut set then). SR_OK, or SR_E_STUCK as sr_playout. */
@@ -205,7 +202,7 @@ static void iterate_tree(tree_t *t, int ismcts) {
     g->determinize(g->rules, t->root, t->root_player, rng_draw(&t->rng), state);
 
     int node;
-    if (ismcts) node = lookup(t, t->root_player, node_key(t, t->root, t->root_player), 1);
+    if (ismcts) node = lookup(t, t->root_player, t->node_key(g->rules, t->root, t->root_player), 1);
     else node = t->n_nodes ? 0 : new_node(t, t->root_player, 0);
 
     while (node != NONE && depth < MAX_DEPTH) {
@@ -285,7 +282,7 @@ static void iterate_tree(tree_t *t, int ismcts) {
         if (ismcts) {
             int nxt = g->current_player(g->rules, state);
             /* an information set reached for the first time becomes a node now */
-            node = nxt == SR_TERMINAL ? NONE : lookup(t, nxt, node_key(t, state, nxt), 1);
+            node = nxt == SR_TERMINAL ? NONE : lookup(t, nxt, t->node_key(g->rules, state, nxt), 1);
         } else {
             node = t->edges[chosen].child;
         }
@@ -344,6 +341,7 @@ static int tree_init(tree_t *t, const sr_game *g, const sr_evaluator *ev, const 
     t->root_player = g->current_player(g->rules, root);
     t->rng = seed;
     t->iterations_budget = budget;
+    t->node_key = ev->node_key ? ev->node_key : g->infostate_key;
     t->n_root = g->legal_actions(g->rules, root, t->root_legal);
     int64_t cap = p->max_nodes;                        /* 1..SR_MAX_NODES, checked by sr_search */
     if (budget >= 0 && budget < cap - 2) cap = budget + 2;

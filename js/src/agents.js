@@ -19,13 +19,14 @@ const SEARCH_FIELDS = ["seed", "iterations", "time", "c", "rollout", "threads", 
 // `search`: the parameters a ladder keeps (its presentation's level_search).
 const ladder = (search, ...steps) => Object.fromEntries(steps.map((s, i) => [i + 1,
   typeof s === "string" ? [s, {}] : ["ismcts", { iterations: s, ...search }]]));
+const CAPIVARIAS_STEPS = ["random", 2, 4, 8, "greedy", 100, 300, 1000, 3000, 10000];
 export const LEVELS = {
   capivarias: ladder({ c: new JFloat(1.4), rollout: "random", shaped: false, prior: false, horizon: true },
-    "random", 2, 4, 8, "greedy", 100, 300, 1000, 3000, 10000),
+    ...CAPIVARIAS_STEPS),
   capulana: ladder({ c: new JFloat(0.7), horizon: false }, "random", 8, 30, 100, "greedy", 1000, 2500, 5000, 10000, 20000),
 };
 // the featured game's budgets, with the searching game's own defaults
-LEVELS.default = ladder({}, "random", 2, 4, 8, "greedy", 100, 300, 1000, 3000, 10000);
+LEVELS.default = ladder({}, ...CAPIVARIAS_STEPS);
 
 export class AgentTypeError extends Error {}
 export class AgentValueError extends Error {}
