@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any, Optional
 
@@ -42,7 +43,20 @@ KEPT = RESULTS / "levels"
 RUNS = Path("runs") / "levels"
 SEED = 9
 DEALS = 100          # per match: 200 games in a two-player game
+#: The tables: name -> (game, its parameters, the deals a match of that table plays).
+TABLES: dict[str, tuple[str, dict[str, Any], int]] = {
+    "capivarias": ("capivarias", {}, 100),
+    "capulana": ("capulana", {"players": 2}, 50),
+    "capulana-3p": ("capulana", {"players": 3}, 50),
+    "capulana-4p": ("capulana", {"players": 4}, 50),
+    "capulana-5p": ("capulana", {"players": 5}, 50),
+}
 GAMES = {"capivarias": {}, "capulana": {"players": 2}}
+
+
+def table_name(game: str, players: Optional[int] = None) -> str:
+    """The :data:`TABLES` key of a game at a player count (Capulana's default: 2)."""
+    return game if players in (None, 2) else f"{game}-{players}p"
 
 
 def pairs() -> list[tuple[int, int]]:
@@ -79,7 +93,13 @@ def _describe(game: str, level: int) -> str:
 
 def row(root: Path, game: str, hi: int, lo: int, players: Optional[int] = None) -> Optional[dict[str, Any]]:
     """The table row of a match from its file under ``root`` (``.jsonl``, else
-    ``.jsonl.gz``), or None if it has not been played."""
+    ``.jsonl.gz``), or None if it has not been played.
+
+    ``score`` is level ``hi``'s share of the two levels' wins per seat,
+    ``hi / (hi + lo)`` of their win shares (draws and ties split): with two
+    players that is the usual score (a draw counts half); with more, where a
+    table seats both levels in every rotation, 0.5 means the two win as
+    often per seat as each other."""
     p = existing(path_of(root, game, hi, lo, players))
     if p is None:
         return None
@@ -87,35 +107,56 @@ def row(root: Path, game: str, hi: int, lo: int, players: Optional[int] = None) 
     if not recs:
         return None
     s = arena.summarize(recs, agents=[f"level:{hi}", f"level:{lo}"])
-    pair = s["pair"]
     need = 0.5 if hi - lo == 1 else 0.65
-    score = pair["score"]
-    ok = score > need if hi - lo == 1 else score >= need
-    return {"hi": hi, "lo": lo, "games": s["games"], "deals": max(DEALS, s["deals"]), "wins": pair["wins"], "draws": pair["draws"],
-            "losses": pair["losses"], "score": score, "need": need, "ok": ok, "elo": pair["elo"],
-            "elo_lo": pair["elo_lo"], "elo_hi": pair["elo_hi"]}
+    seatings = max(Counter(r["deal"] for r in recs if "deal" in r).values())
+    out = {"hi": hi, "lo": lo, "games": s["games"], "deals": s["deals"], "seatings": seatings,
+           "players": s["players"], "need": need}
+    if "pair" in s:
+        pair = s["pair"]
+        out.update(score=pair["score"], wins=pair["wins"], draws=pair["draws"], losses=pair["losses"],
+                   elo=pair["elo"], elo_lo=pair["elo_lo"], elo_hi=pair["elo_hi"])
+    else:
+        st = {row["agent"]: row for row in s["standings"]}
+        h, l = st[f"level:{hi}"], st[f"level:{lo}"]
+        tot = h["win_share"] + l["win_share"]
+        out.update(score=h["win_share"] / tot if tot else 0.5, share_hi=h["win_share"], share_lo=l["win_share"],
+                   share_hi_lo=h["win_share_lo"], share_hi_hi=h["win_share_hi"], fair=h["fair_share"])
+    out["ok"] = out["score"] > need if hi - lo == 1 else out["score"] >= need
+    return out
 
 
 def _elo(x: Optional[float]) -> str:
     return "inf" if x is None else f"{x:+.0f}"
 
 
-def table(game: str, root: Path = KEPT) -> str:
-    """The markdown table of one game's matches under ``root``."""
-    lines = ["| level | plays as | vs | games | W-D-L | score | needs | Elo (95%) |",
-             "|---|---|---|---|---|---|---|---|"]
+def table(name: str, root: Path = KEPT) -> str:
+    """The markdown table ``name`` (a key of :data:`TABLES`) of the matches under ``root``."""
+    game, params, deals = TABLES[name]
+    players = params.get("players")
+    multi = players is not None and players > 2
+    if multi:
+        lines = [f"| level | plays as | vs | games | win share per seat, n / n-1 | score | needs | "
+                 f"n's win share (95%), fair 1/{players} |", "|---|---|---|---|---|---|---|---|"]
+    else:
+        lines = ["| level | plays as | vs | games | W-D-L | score | needs | Elo (95%) |",
+                 "|---|---|---|---|---|---|---|---|"]
     for hi, lo in pairs():
-        r = row(root, game, hi, lo)
+        r = row(root, game, hi, lo, players)
         desc = _describe(game, hi)
         if r is None:
             lines.append(f"| {hi} | {desc} | {lo} ({_describe(game, lo)}) | not measured | | | | |")
             continue
-        full = r["games"] >= 2 * r["deals"]
-        mark = ("yes" if r["ok"] else "**no**") if full else f"so far ({r['games']} of {2 * r['deals']} games)"
-        lines.append(f"| {hi} | {desc} | {lo} ({_describe(game, lo)}) | {r['games']} | "
-                     f"{r['wins']}-{r['draws']}-{r['losses']} | {r['score']:.3f} | "
-                     f"{'>' if r['need'] == 0.5 else '>='} {r['need']:.2f}: {mark} | "
-                     f"{_elo(r['elo'])} ({_elo(r['elo_lo'])} to {_elo(r['elo_hi'])}) |")
+        full = r["deals"] >= deals and r["games"] >= r["deals"] * r["seatings"]
+        mark = ("yes" if r["ok"] else "**no**") if full else f"so far ({r['games']} games of {deals} deals)"
+        need = f"{'>' if r['need'] == 0.5 else '>='} {r['need']:.2f}: {mark}"
+        if multi:
+            lines.append(f"| {hi} | {desc} | {lo} ({_describe(game, lo)}) | {r['games']} | "
+                         f"{r['share_hi']:.3f} / {r['share_lo']:.3f} | {r['score']:.3f} | {need} | "
+                         f"{r['share_hi']:.3f} ({r['share_hi_lo']:.3f} to {r['share_hi_hi']:.3f}) |")
+        else:
+            lines.append(f"| {hi} | {desc} | {lo} ({_describe(game, lo)}) | {r['games']} | "
+                         f"{r['wins']}-{r['draws']}-{r['losses']} | {r['score']:.3f} | {need} | "
+                         f"{_elo(r['elo'])} ({_elo(r['elo_lo'])} to {_elo(r['elo_hi'])}) |")
     return "\n".join(lines)
 
 
@@ -155,7 +196,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("game", nargs="?", choices=sorted(GAMES))
     ap.add_argument("--players", type=int, default=None, help="Capulana's player count (default 2)")
-    ap.add_argument("--deals", type=int, default=DEALS, help="deals per match (2 games each in two-player games)")
+    ap.add_argument("--deals", type=int, default=None,
+                    help="deals per match, each once per seating (default: the table's, 100 in Capivarias, 50 in Capulana)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--only", default=None, help="matches to play, e.g. 10-9,10-7 (default: all, cheapest first)")
     ap.add_argument("--runs", type=Path, default=RUNS,
@@ -176,15 +218,17 @@ def main(argv: Optional[list[str]] = None) -> int:
             print(f"| {label} {timing(g, params)}", flush=True)
         return 0
     if a.table:
-        for g in GAMES:
-            print(f"### {g}\n\n{table(g, a.results)}\n")
+        for name in TABLES:
+            print(f"### {name}\n\n{table(name, a.results)}\n")
         return 0
     if a.write_doc is not None:
         text = a.write_doc.read_text("utf-8")
-        for g in GAMES:
-            start, end = f"<!-- table {g} -->", f"<!-- end table {g} -->"
+        for name in TABLES:
+            start, end = f"<!-- table {name} -->", f"<!-- end table {name} -->"
+            if start not in text:
+                continue
             i, j = text.index(start) + len(start), text.index(end)
-            text = text[:i] + "\n" + table(g, a.results) + "\n" + text[j:]
+            text = text[:i] + "\n" + table(name, a.results) + "\n" + text[j:]
         a.write_doc.write_text(text, "utf-8")
         return 0
     if a.game is None:
@@ -192,15 +236,19 @@ def main(argv: Optional[list[str]] = None) -> int:
     params = dict(GAMES[a.game])
     if a.players is not None:
         params["players"] = a.players
+    name = table_name(a.game, params.get("players"))
+    if name not in TABLES:
+        ap.error(f"no table for {a.game} with {params.get('players')} players")
+    deals = a.deals if a.deals is not None else TABLES[name][2]
     todo = pairs()
     if a.only:
         want = {tuple(int(x) for x in item.split("-")) for item in a.only.split(",")}
         todo = [p for p in todo if p in want]
     for hi, lo in todo:
-        s = play(a.runs, a.game, params, hi, lo, a.deals, a.jobs)
+        s = play(a.runs, a.game, params, hi, lo, deals, a.jobs)
         r = row(a.runs, a.game, hi, lo, params.get("players"))
         assert r is not None
-        print(f"{a.game} level {hi} vs {lo}: {r['wins']}-{r['draws']}-{r['losses']} score {r['score']:.3f} "
+        print(f"{a.game} {params.get('players', 2)}p level {hi} vs {lo}: score {r['score']:.3f} "
               f"(needs {r['need']}) {'ok' if r['ok'] else 'FAILS'}; {s['timing'][f'level:{hi}']['ms_per_move']:.1f} "
               f"ms/move", flush=True)
     return 0

@@ -477,15 +477,15 @@ def test_the_weaving_grid_fits_a_24_line_terminal_in_pages() -> None:
 
 
 def test_levels_are_announced_as_docs_levels_says() -> None:
-    """The opening names what each level plays (level 5 is greedy, no
-    search); an agent's search is told in iterations a move."""
+    """The opening names what each level plays (Capulana's level 2 is
+    greedy, no search); an agent's search is told in iterations a move."""
     console = Console(record=True, width=200, color_system=None, file=open(os.devnull, "w"))
     st = capulana.new_game(players=4, seed=1)
-    seats = [make_seat(spec, q, 1) for q, spec in enumerate(["human", "level:5", "level:8", "level:1"])]
+    seats = [make_seat(spec, q, 1) for q, spec in enumerate(["human", "level:2", "level:8", "level:1"])]
     s = Session(console, st, seats, hint="greedy")
     s.intro()
     text = console.export_text()
-    assert "P1 level 5 plays greedy: the best immediate score, no search" in text
+    assert "P1 level 2 plays greedy: the best immediate score, no search" in text
     assert "P2 level 8 plays ismcts, 5,000 iterations a move" in text       # docs/levels.md, Capulana level 8
     assert "P3 level 1 plays random moves" in text
     assert Session.search_note(20000, 0.5, 4) == "   5,000 iterations a move over 4 moves, 0.5 s"

@@ -23,7 +23,8 @@ const CAPIVARIAS_STEPS = ["random", 2, 4, 8, "greedy", 100, 300, 1000, 3000, 100
 export const LEVELS = {
   capivarias: ladder({ c: new JFloat(1.4), rollout: "random", shaped: false, prior: false, horizon: true },
     ...CAPIVARIAS_STEPS),
-  capulana: ladder({ c: new JFloat(0.7), horizon: false }, "random", 8, 30, 100, "greedy", 1000, 2500, 5000, 10000, 20000),
+  capulana: ladder({ c: new JFloat(0.4), rollout: "random", shaped: true, prior: true, horizon: false },
+    "random", "greedy", 8, 30, 100, 1000, 2500, 5000, 10000, 20000),
 };
 // the featured game's budgets, with the searching game's own defaults
 LEVELS.default = ladder({}, ...CAPIVARIAS_STEPS);

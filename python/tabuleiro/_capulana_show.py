@@ -3,7 +3,7 @@ the demo, the strength ladder). No rich here: the drawings, and what they
 compute from a seat's view, are in ``_capulana_screen``.
 
 >>> PRESENTATION.levels[:5]
-('random', 8, 30, 100, 'greedy')
+('random', 'greedy', 8, 30, 100)
 """
 
 from __future__ import annotations
@@ -73,9 +73,10 @@ class CapulanaPresentation(Presentation):
     ('F13 r>2', 'offer F13', 'done')
     """
 
-    levels = ("random", 8, 30, 100, "greedy", 1000, 2500, 5000, 10000, 20000)
-    level_search = {"c": 0.7, "horizon": False}   # the ladder's calibration (docs/levels.md): the default c is
-    # now 0.4; Capulana's policy has no horizon, so horizon=False only says what the ladder played
+    levels = ("random", "greedy", 8, 30, 100, 1000, 2500, 5000, 10000, 20000)
+    # the search the ladder was recalibrated with for issue 25 (docs/levels.md): today's defaults, pinned;
+    # Capulana's policy has no horizon, so horizon=False only says what the ladder played
+    level_search = {"c": 0.4, "rollout": "random", "shaped": True, "prior": True, "horizon": False}
     notation = (
         "bid 1          start an offer on slot 1",
         "offer F13      add F13 to your offer (up to 3 cards)",

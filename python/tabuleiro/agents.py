@@ -398,10 +398,10 @@ def _ladder(*steps: Any, search: Optional[Mapping[str, Any]] = None) -> dict[int
     Each ismcts level keeps the game's ``search`` parameters (its
     presentation's ``level_search``): the ones its ladder was calibrated
     with (docs/levels.md), so that a level stays what its table says when a
-    search default changes (Capulana's ladder keeps c = 0.7 and no
-    horizon; Capivárias' was recalibrated for issue 25 and keeps that
-    build's c = 1.4, random rollouts, no shaping or prior, and the
-    last-take horizon). What no parameter names is not pinned: how the
+    search default changes (both ladders were recalibrated for issue 25
+    and keep that build's defaults: Capulana's c = 0.4, random rollouts,
+    shaping and the prior; Capivárias' c = 1.4, random rollouts, no
+    shaping or prior, and the last-take horizon). What no parameter names is not pinned: how the
     horizon values a round, and Capivárias' open-loop node key.
     """
     return {n: (step, {}) if isinstance(step, str)

@@ -39,8 +39,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                     "Seat specs: human, random, greedy, ismcts:iterations=2000, level:7 (1..10).")
     p.add_argument("game", nargs="?", choices=games(), help="the game (optional with --load)")
     add_param_options(p)
-    p.add_argument("--level", type=int, default=None, help="strength of the agent seats without a spec, 1..10 (default 5: greedy, the best "
-                        "immediate score with no search; 6..10 search and are stronger; docs/levels.md)")
+    p.add_argument("--level", type=int, default=None, help="strength of the agent seats without a spec, 1..10 (default 5, the middle of the "
+                        "game's ladder; higher levels search more and are stronger; docs/levels.md)")
     p.add_argument("--seats", default=None,
                    help="comma-separated seat specs in seat order (default: human at seat 0, agents at --level)")
     p.add_argument("--seed", type=int, default=None, help="seed of the deal (default: random, printed)")

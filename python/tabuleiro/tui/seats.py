@@ -115,13 +115,15 @@ class Seat:
         'ismcts, 5,000 iterations a move'
         >>> make_seat("level:5", 1, 7).describe("capivarias")
         'greedy: the best immediate score, no search (levels 6 to 10 search and are stronger)'
+        >>> make_seat("level:2", 1, 7).describe("capulana")
+        'greedy: the best immediate score, no search (levels 3 to 10 search and are stronger)'
         >>> make_seat("greedy", 1, 7).describe("capivarias")
         'the best immediate score, no search'
         """
         agent = self.agent
         if agent is None:
             return ""
-        level = isinstance(agent, agents.LevelAgent)
+        level = agent.level if isinstance(agent, agents.LevelAgent) else None
         if isinstance(agent, agents.LevelAgent):
             agent = agent.agent_for(game)
         name = agent.name
@@ -132,8 +134,8 @@ class Seat:
         if secs:
             return f"{name}, {secs:g} s a move"
         what = _PLAIN.get(name, name)
-        if level and name == "greedy":
-            return f"greedy: {what} (levels 6 to 10 search and are stronger)"
+        if level is not None and name == "greedy":
+            return f"greedy: {what} (levels {level + 1} to 10 search and are stronger)"
         return what
 
 
