@@ -212,13 +212,23 @@ static void iterate_tree(tree_t *t, int ismcts) {
         if (n <= 0) { t->error = SR_E_STUCK; return; }   /* unfinished, nothing legal: a bad world */
         /* the bitmaps are all zero here: each step clears what it set */
         for (int i = 0; i < n; ++i) t->legal_bits[legal[i] >> 6] |= 1ULL << (legal[i] & 63);
+        /* one walk over the node's edges (in list order, newest first): the
+         * legal ones go to have[] in that order, so that selection below
+         * reads only them (an open-loop node gathers the edges of every
+         * world, most of them illegal in this one) */
+        int have[SR_MAX_LEGAL];
         int n_have = 0;
         int64_t node_visits = 0;
         for (int e = t->nodes[node].first_edge; e != NONE; e = t->edges[e].next) {
-            int a = t->edges[e].action;
-            node_visits += t->edges[e].visits;
-            if (t->legal_bits[a >> 6] >> (a & 63) & 1) { t->edge_bits[a >> 6] |= 1ULL << (a & 63); ++n_have; }
+            const edge_t *ed = &t->edges[e];
+            const int a = ed->action;
+            node_visits += ed->visits;
+            const uint64_t bit = (t->legal_bits[a >> 6] >> (a & 63)) & 1;   /* branch-free: it is a coin toss */
+            t->edge_bits[a >> 6] |= bit << (a & 63);
+            have[n_have] = e;
+            n_have += (int)bit;
         }
+        const int n_edges_legal = n_have;
         int chosen = NONE;
         int have_prior = 0;
         if (n_have < n && ev->prior && ev->prior(g->rules, state, legal, n, NULL)) {
@@ -266,9 +276,9 @@ static void iterate_tree(tree_t *t, int ismcts) {
         if (n_have < 0) n_have = -n_have;
         /* select by UCB with availability counts among the legal edges */
         double best = -1e300;
-        for (int e = t->nodes[node].first_edge; e != NONE; e = t->edges[e].next) {
+        for (int j = 0; j < n_edges_legal; ++j) {
+            const int e = have[j];
             edge_t *ed = &t->edges[e];
-            if (!(t->edge_bits[ed->action >> 6] >> (ed->action & 63) & 1)) continue;
             ed->avail++;
             double v = ed->visits ? ed->reward / ed->visits + t->p->c * sqrt(log_n(ed->avail) / ed->visits)
                                   : 1e300;
