@@ -147,7 +147,7 @@ def table(name: str, root: Path = KEPT) -> str:
             lines.append(f"| {hi} | {desc} | {lo} ({_describe(game, lo)}) | not measured | | | | |")
             continue
         full = r["deals"] >= deals and r["games"] >= r["deals"] * r["seatings"]
-        mark = ("yes" if r["ok"] else "**no**") if full else f"so far ({r['games']} games of {deals} deals)"
+        mark = ("yes" if r["ok"] else "**no**") if full else f"so far ({r['games']} of {deals * r['seatings']} games)"
         need = f"{'>' if r['need'] == 0.5 else '>='} {r['need']:.2f}: {mark}"
         if multi:
             lines.append(f"| {hi} | {desc} | {lo} ({_describe(game, lo)}) | {r['games']} | "
