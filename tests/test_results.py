@@ -159,3 +159,33 @@ def test_levels_tables_are_what_the_kept_games_give(bench: None) -> None:
         if name in calibrate_levels.GAMES:                 # the ladders' own tables: every match played
             assert "not measured" not in table
         assert table == _doc_section(doc, f"<!-- table {name} -->", f"<!-- end table {name} -->")
+
+
+def test_multiplayer_level_rows_score_the_two_levels_win_shares(bench: None, tmp_path: Path) -> None:
+    """With more than two players a level table's score is level n's share
+    of the two levels' wins per seat (a tie at the top split), and a match
+    short of the table's deals is marked as such."""
+    from tabuleiro import arena
+
+    calibrate_levels = _import("calibrate_levels")
+    out = calibrate_levels.path_of(tmp_path, "capulana", 3, 2, 3)
+    out.parent.mkdir(parents=True)
+    arena.run("capulana", ["level:3", "level:2"], deals=4, seed=9, params={"players": 3}, out=out, jobs=1)
+    recs = list(arena.read_results(out))
+    wins = {"level:3": 0.0, "level:2": 0.0}
+    seats = {"level:3": 0, "level:2": 0}
+    for r in recs:
+        top = max(r["returns"])
+        winners = [p for p, x in enumerate(r["returns"]) if x == top]
+        for p, lab in enumerate(r["seats"]):
+            seats[lab] += 1
+            wins[lab] += 1.0 / len(winners) if p in winners else 0.0
+    hi, lo = wins["level:3"] / seats["level:3"], wins["level:2"] / seats["level:2"]
+    row = calibrate_levels.row(tmp_path, "capulana", 3, 2, 3)
+    assert row is not None and row["games"] == len(recs) == 12 and row["seatings"] == 3
+    assert row["score"] == pytest.approx(hi / (hi + lo))
+    assert row["share_hi"] == pytest.approx(hi) and row["share_lo"] == pytest.approx(lo)
+    assert row["ok"] == (row["score"] > 0.5)
+    table = calibrate_levels.table("capulana-3p", tmp_path)
+    assert "| 3 | ismcts 8 | 2 (greedy) | 12 |" in table and "so far (12 of 150 games)" in table
+    assert table.count("not measured") == 15
