@@ -42,7 +42,6 @@ KEPT = RESULTS / "levels"
 #: Where new matches are played (plain JSONL, resumable), relative to the working directory.
 RUNS = Path("runs") / "levels"
 SEED = 9
-DEALS = 100          # per match: 200 games in a two-player game
 #: The tables: name -> (game, its parameters, the deals a match of that table plays).
 TABLES: dict[str, tuple[str, dict[str, Any], int]] = {
     "capivarias": ("capivarias", {}, 100),
@@ -51,7 +50,8 @@ TABLES: dict[str, tuple[str, dict[str, Any], int]] = {
     "capulana-4p": ("capulana", {"players": 4}, 50),
     "capulana-5p": ("capulana", {"players": 5}, 50),
 }
-GAMES = {"capivarias": {}, "capulana": {"players": 2}}
+#: The ladders' own tables (a game at the player count its ladder was calibrated with): the CLI's games.
+GAMES = {name: params for name, (game, params, _) in TABLES.items() if name == game}
 
 
 def table_name(game: str, players: Optional[int] = None) -> str:
@@ -73,8 +73,7 @@ def path_of(root: Path, game: str, hi: int, lo: int, players: Optional[int] = No
     """The plain JSONL file of a match under ``root``. Two-player Capulana
     (the calibration's) lives under capulana/; another player count under
     capulana-<n>p/."""
-    folder = game if players in (None, 2) else f"{game}-{players}p"
-    return root / folder / f"L{hi}-L{lo}.jsonl"
+    return root / table_name(game, players) / f"L{hi}-L{lo}.jsonl"
 
 
 def play(runs: Path, game: str, params: dict[str, Any], hi: int, lo: int, deals: int, jobs: int) -> arena.Summary:
@@ -109,8 +108,7 @@ def row(root: Path, game: str, hi: int, lo: int, players: Optional[int] = None) 
     s = arena.summarize(recs, agents=[f"level:{hi}", f"level:{lo}"])
     need = 0.5 if hi - lo == 1 else 0.65
     seatings = max(Counter(r["deal"] for r in recs if "deal" in r).values())
-    out = {"hi": hi, "lo": lo, "games": s["games"], "deals": s["deals"], "seatings": seatings,
-           "players": s["players"], "need": need}
+    out = {"hi": hi, "lo": lo, "games": s["games"], "deals": s["deals"], "seatings": seatings, "need": need}
     if "pair" in s:
         pair = s["pair"]
         out.update(score=pair["score"], wins=pair["wins"], draws=pair["draws"], losses=pair["losses"],
@@ -120,7 +118,7 @@ def row(root: Path, game: str, hi: int, lo: int, players: Optional[int] = None) 
         h, l = st[f"level:{hi}"], st[f"level:{lo}"]
         tot = h["win_share"] + l["win_share"]
         out.update(score=h["win_share"] / tot if tot else 0.5, share_hi=h["win_share"], share_lo=l["win_share"],
-                   share_hi_lo=h["win_share_lo"], share_hi_hi=h["win_share_hi"], fair=h["fair_share"])
+                   share_hi_lo=h["win_share_lo"], share_hi_hi=h["win_share_hi"])
     out["ok"] = out["score"] > need if hi - lo == 1 else out["score"] >= need
     return out
 

@@ -123,9 +123,9 @@ class Seat:
         agent = self.agent
         if agent is None:
             return ""
-        level = agent.level if isinstance(agent, agents.LevelAgent) else None
+        level = None
         if isinstance(agent, agents.LevelAgent):
-            agent = agent.agent_for(game)
+            level, agent = agent.level, agent.agent_for(game)
         name = agent.name
         it = getattr(agent, "iterations", None)
         if isinstance(it, int) and it > 0:
