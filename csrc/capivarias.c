@@ -128,10 +128,6 @@ static inline uint32_t with_capitico(const cv_rules *r, const cv_state *s, int c
     return BIT(c);
 }
 
-static inline int is_guardian(const cv_rules *r, const cv_state *s, int c, int i, int k) {
-    return with_capitico(r, s, c, i, k) != BIT(c);
-}
-
 /* R25: does a beat b (same herd)? The lower number loses, but 1 beats 5. */
 static inline int beats(const cv_rules *r, int a, int b) {
     int na = r->number_of[a], nb = r->number_of[b];
@@ -270,12 +266,13 @@ void cv_scores(const cv_rules *r, const cv_state *s, int out[2]) {
     for (int k = 0; k < 2; ++k) {
         int total = 0;
         for (int i = 0; i < CV_SEGMENTS; ++i) {
-            uint32_t m = s->side[i][k] & r->capybara_mask;
-            int mod = r->modifier_of[s->river[i]];
-            while (m) {                                        /* R28 */
-                int c = ctz32(m); m &= m - 1;
-                total += r->number_of[c] + mod + (is_guardian(r, s, c, i, k) ? 1 : 0);
-            }
+            const uint32_t sd = s->side[i][k];
+            uint32_t m = sd & r->capybara_mask;
+            total += tb_popcount32(m) * r->modifier_of[s->river[i]];   /* R28 */
+            while (m) { total += r->number_of[ctz32(m)]; m &= m - 1; }
+            /* a guardian (R22: a capybara on its capitico's side) scores one more */
+            uint32_t kk = sd & r->capitico_mask;
+            while (kk) { total += tb_popcount32(sd & r->herd_mask[r->herd_of[ctz32(kk)]]); kk &= kk - 1; }
         }
         out[k] = total;
     }
@@ -289,10 +286,10 @@ void cv_returns(const cv_state *s, double out[2]) {
     }
 }
 
-/* R28-R30: score the round, then end the game or set up the next round. */
-static void end_round(const cv_rules *r, cv_state *s, int mover, cv_state *snapshot) {
+/* R28-R30: score the round (into sc), then end the game or set up the next
+ * round (dealt only when deal is set). */
+static void end_round(const cv_rules *r, cv_state *s, int mover, cv_state *snapshot, int sc[2], int deal) {
     if (snapshot) *snapshot = *s;
-    int sc[2];
     cv_scores(r, s, sc);
     int sudden = s->wins[0] >= 2 && s->wins[1] >= 2;
     int round_winner = sc[0] > sc[1] ? 0 : sc[1] > sc[0] ? 1 : -1;
@@ -309,10 +306,13 @@ static void end_round(const cv_rules *r, cv_state *s, int mover, cv_state *snaps
     s->round++;
     s->last_taker = (uint8_t)mover;
     s->to_move = (uint8_t)mover;
-    setup_round(r, s);
+    if (deal) setup_round(r, s);
 }
 
-static void apply_impl(const cv_rules *r, cv_state *s, int action, cv_state *snapshot) {
+/* Apply action; at a round's end, snapshot (if any) gets the river as scored,
+ * sc the scores, and the next round is dealt when deal is set. Returns 1 when
+ * the round ended. */
+static int apply_impl(const cv_rules *r, cv_state *s, int action, cv_state *snapshot, int sc[2], int deal) {
     int c = 0, seg = 0, t = 0;
     cv_decode(r, action, &c, &seg, &t);
     const int C = r->ncards, me = s->to_move;
@@ -376,15 +376,27 @@ static void apply_impl(const cv_rules *r, cv_state *s, int action, cv_state *sna
 
     if (s->n_avail == 1)
         while (s->n_avail < 4 && s->pile_top < s->n_pile) s->avail[s->n_avail++] = s->pile[s->pile_top++];
-    if (s->n_avail == 1 && s->pile_top == s->n_pile) end_round(r, s, me, snapshot);
-    else s->to_move = (uint8_t)(me ^ 1);
+    if (s->n_avail == 1 && s->pile_top == s->n_pile) { end_round(r, s, me, snapshot, sc, deal); return 1; }
+    s->to_move = (uint8_t)(me ^ 1);
+    return 0;
 }
 
-void cv_apply(const cv_rules *r, cv_state *s, int action) { apply_impl(r, s, action, NULL); }
+void cv_apply(const cv_rules *r, cv_state *s, int action) {
+    int sc[2];
+    apply_impl(r, s, action, NULL, sc, 1);
+}
 
 int cv_apply_round_end(const cv_rules *r, cv_state *s, int action, cv_state *river) {
-    apply_impl(r, s, action, river);
-    return river->round != 0;
+    int sc[2];
+    return apply_impl(r, s, action, river, sc, 1);
+}
+
+int cv_apply_scored(const cv_rules *r, cv_state *s, int action, int sc[2]) {
+    int out[2];
+    if (!apply_impl(r, s, action, NULL, out, 0)) return 0;
+    sc[0] = out[0];
+    sc[1] = out[1];
+    return 1;
 }
 
 int cv_apply_checked(const cv_rules *r, cv_state *s, int action) {

@@ -101,9 +101,18 @@ int cv_legal_actions(const cv_rules *r, const cv_state *s, int *buf);
 void cv_apply(const cv_rules *r, cv_state *s, int action);
 
 /* Apply a legal action; if it ends a round, copy the state as it stood when
- * the round was scored (before the reshuffle) into *river, which the caller
- * zeroes first, and return 1; else return 0. */
+ * the round was scored (before the reshuffle) into *river and return 1; else
+ * return 0 (river untouched). */
 int cv_apply_round_end(const cv_rules *r, cv_state *s, int action, cv_state *river);
+
+/* Apply a legal action for what it does to the match, not to play on: if it
+ * ends a round, write the round's scores (R28, the river as it was scored)
+ * to sc, settle the round wins and the game's end (R29, R30) as cv_apply
+ * does, but leave the next round undealt, and return 1: s is then good for
+ * its match fields only (wins, winner, round, to_move, last_taker), not for
+ * play. Else apply as cv_apply and return 0 (sc untouched). The search's
+ * horizon values a round's last take with it, without a reshuffle. */
+int cv_apply_scored(const cv_rules *r, cv_state *s, int action, int sc[2]);
 
 /* Apply action if legal and return 0; else return -1 and leave s unchanged. */
 int cv_apply_checked(const cv_rules *r, cv_state *s, int action);

@@ -7,12 +7,10 @@
 /* The mover's round score minus the opponent's after action (the river as
  * scored if the action ends the round); a won game counts above any score. */
 static double value_after(const cv_rules *r, const cv_state *s, int action) {
-    cv_state c = *s, river;
-    river.round = 0;
+    cv_state c = *s;
     int me = s->to_move, sc[2];
-    int ended = cv_apply_round_end(r, &c, action, &river);
+    if (!cv_apply_scored(r, &c, action, sc)) cv_scores(r, &c, sc);   /* else the river as scored */
     if (cv_is_terminal(&c) && c.winner != CV_NONE) return c.winner == me ? 1000.0 : -1000.0;
-    cv_scores(r, ended ? &river : &c, sc);
     return (double)(sc[me] - sc[1 - me]);
 }
 
@@ -84,15 +82,13 @@ static int cv_phase(const void *rules, const void *state) {
 #define CV_MARGIN_SCALE 5.0
 
 /* Player 0's value of s at a round's start (the true returns once the game
- * is over): the match value, plus the margin term of the round just scored
- * when river (the river as scored) is given and the game goes on, within
- * [-1, 1]. */
-static double value_after_round(const cv_rules *r, const cv_state *s, const cv_state *river) {
+ * is over; only s's match fields are read): the match value, plus the margin
+ * term of the round just scored when its scores sc are given and the game
+ * goes on, within [-1, 1]. */
+static double value_after_round(const cv_state *s, const int *sc) {
     if (cv_is_terminal(s)) return s->winner == CV_NONE ? 0.0 : s->winner == 0 ? 1.0 : -1.0;
     double v = (s->wins[0] < 2 && s->wins[1] < 2) ? match_value(s->wins[0], s->wins[1], s->round - 1) : 0.0;
-    if (river) {
-        int sc[2];
-        cv_scores(r, river, sc);
+    if (sc) {
         double m = (double)(sc[0] - sc[1]) / CV_MARGIN_SCALE;
         v += CV_MARGIN_LAMBDA * (m > 1.0 ? 1.0 : m < -1.0 ? -1.0 : m);
     }
@@ -109,15 +105,15 @@ static void cv_horizon_value(const void *rules, const void *state, double *out) 
         int legal[CV_MAX_ACTIONS], n = cv_legal_actions(r, s, legal), me = s->to_move;
         double best = -2.0;
         for (int i = 0; i < n; ++i) {
-            cv_state c = *s, river;
-            river.round = 0;
-            int ended = cv_apply_round_end(r, &c, legal[i], &river);
-            double v0 = value_after_round(r, &c, ended ? &river : NULL);
+            cv_state c = *s;   /* the take ends the round: c is read for the match only */
+            int sc[2];
+            const int ended = cv_apply_scored(r, &c, legal[i], sc);
+            double v0 = value_after_round(&c, ended ? sc : NULL);
             double mine = me == 0 ? v0 : -v0;
             if (mine > best) { best = mine; v = v0; }
         }
     } else {
-        v = value_after_round(r, s, NULL);
+        v = value_after_round(s, NULL);
     }
     out[0] = v;
     out[1] = -v;

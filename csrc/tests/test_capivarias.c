@@ -128,6 +128,44 @@ static int contains_seed(const char *msg, int64_t seed) {
     return strstr(msg, t) != NULL;
 }
 
+/* R28 as the rules word it, card by card: a capybara scores its number plus
+ * its segment's river modifier, and one more as a guardian (R22: its herd's
+ * capitico on its side). cv_scores computes it with masks. */
+static void ref_scores(const cv_rules *r, const cv_state *s, int out[2]) {
+    for (int k = 0; k < 2; ++k) {
+        out[k] = 0;
+        for (int i = 0; i < CV_SEGMENTS; ++i)
+            for (int c = 0; c < r->ncards; ++c) {
+                if (!(s->side[i][k] & r->capybara_mask & (1u << c))) continue;
+                out[k] += r->card[c].number + r->card[s->river[i]].modifier;
+                int h = r->card[c].herd;
+                if (h < CV_HERD_CAPIOLIN && r->capitico_of[h] != CV_NONE && (s->side[i][k] & (1u << r->capitico_of[h])))
+                    out[k] += 1;
+            }
+    }
+}
+
+/* Every legal action of s: cv_apply_scored does what cv_apply_round_end
+ * does, short of dealing the next round (the same scores, the same match
+ * fields; the same state when the round goes on). */
+static int check_apply_scored(const cv_state *s, const int *buf, int k) {
+    for (int j = 0; j < k; ++j) {
+        cv_state x = *s, y = *s, river;
+        int sc[2] = {-99, -99}, rs[2];
+        int ended = cv_apply_round_end(rules, &x, buf[j], &river);
+        CHECK(cv_apply_scored(rules, &y, buf[j], sc) == ended, "cv_apply_scored: another round end");
+        if (!ended) {
+            CHECK(memcmp(&x, &y, sizeof x) == 0 && sc[0] == -99, "cv_apply_scored: another state mid-round");
+            continue;
+        }
+        cv_scores(rules, &river, rs);
+        CHECK(sc[0] == rs[0] && sc[1] == rs[1], "cv_apply_scored: other round scores");
+        CHECK(memcmp(x.wins, y.wins, sizeof x.wins) == 0 && x.winner == y.winner && x.round == y.round &&
+              x.to_move == y.to_move && x.last_taker == y.last_taker, "cv_apply_scored: another match");
+    }
+    return 0;
+}
+
 /* Play s to the end with random actions; every state on the way must
  * round-trip through the codec (closure of the accepted set under play). */
 static int play_checked(const sr_game *g, cv_state *s, uint64_t *rng) {
@@ -352,6 +390,14 @@ int main(int argc, char **argv) {
                 CHECK(buf[j] >= 0 && buf[j] < g->info.num_distinct_actions, "id out of range");
                 CHECK(j == 0 || buf[j - 1] < buf[j], "actions not sorted and unique");
                 CHECK(g->action_to_string(r, buf[j], text, sizeof text) > 0, "no notation");
+            }
+            {   /* every position: a round's last take comes at a fixed parity */
+                int sa[2], sb[2];
+                cv_scores(rules, &s, sa);
+                ref_scores(rules, &s, sb);
+                CHECK(sa[0] == sb[0] && sa[1] == sb[1], "game %ld: cv_scores %d,%d, R28 card by card %d,%d", i, sa[0], sa[1],
+                      sb[0], sb[1]);
+                if (check_apply_scored(&s, buf, k)) return 1;
             }
             if ((actions & 63) == 0) {              /* determinize keeps the public part */
                 cv_state dt;
