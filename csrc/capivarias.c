@@ -54,6 +54,11 @@ int cv_rules_init(cv_rules *r, const cv_card_def *defs, int n) {
         r->number_of[c] = r->card[c].number;
         r->modifier_of[c] = r->card[c].modifier;
     }
+    for (int c = 0; c < n; ++c) {
+        r->same_modifier[c] = 0;
+        for (int d = 0; d < n; ++d)
+            if (r->card[d].modifier == r->card[c].modifier) r->same_modifier[c] |= BIT(d);
+    }
     for (int a = 0; a < r->num_actions; ++a) {   /* divisions once, not per apply */
         int t = a % (n + 1), seg = a / (n + 1) % 4, card = a / (n + 1) / 4;
         r->decode[a] = (uint16_t)(card | seg << 5 | t << 7);
@@ -268,11 +273,11 @@ void cv_scores(const cv_rules *r, const cv_state *s, int out[2]) {
         for (int i = 0; i < CV_SEGMENTS; ++i) {
             const uint32_t sd = s->side[i][k];
             uint32_t m = sd & r->capybara_mask;
-            total += tb_popcount32(m) * r->modifier_of[s->river[i]];   /* R28 */
+            total += popcount32(m) * r->modifier_of[s->river[i]];   /* R28 */
             while (m) { total += r->number_of[ctz32(m)]; m &= m - 1; }
             /* a guardian (R22: a capybara on its capitico's side) scores one more */
             uint32_t kk = sd & r->capitico_mask;
-            while (kk) { total += tb_popcount32(sd & r->herd_mask[r->herd_of[ctz32(kk)]]); kk &= kk - 1; }
+            while (kk) { total += popcount32(sd & r->herd_mask[r->herd_of[ctz32(kk)]]); kk &= kk - 1; }
         }
         out[k] = total;
     }
@@ -444,10 +449,7 @@ void cv_determinize(const cv_rules *r, const cv_state *s, int player, uint64_t s
      * each takes a uniform card among the unseen ones with its modifier */
     const int has_top = s->pile_top < s->n_pile;
     for (int p = 0; p < CV_SEGMENTS + has_top; ++p) {
-        int want = p < CV_SEGMENTS ? r->modifier_of[s->river[p]] : r->modifier_of[s->pile[s->pile_top]];
-        uint32_t cand = 0;
-        for (uint32_t m = unseen; m; m &= m - 1)
-            if (r->modifier_of[ctz32(m)] == want) cand |= m & -m;
+        uint32_t cand = unseen & r->same_modifier[p < CV_SEGMENTS ? s->river[p] : s->pile[s->pile_top]];
         for (int k = (int)rng_below(&g, (uint32_t)popcount32(cand)); k > 0; --k) cand &= cand - 1;
         int c = ctz32(cand);
         unseen &= ~BIT(c);

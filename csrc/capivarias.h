@@ -55,6 +55,7 @@ typedef struct {
     uint8_t capitico_of[CV_NUM_HERDS];  /* capitico card of herd h, or CV_NONE */
     uint8_t kind_of[CV_MAX_CARDS], herd_of[CV_MAX_CARDS];   /* dense copies of card[] for hot loops */
     int8_t number_of[CV_MAX_CARDS], modifier_of[CV_MAX_CARDS];
+    uint32_t same_modifier[CV_MAX_CARDS];  /* cards whose river modifier is card c's (c included) */
     uint16_t decode[4 * CV_MAX_CARDS * (CV_MAX_CARDS + 1)];  /* id -> card | seg<<5 | target<<7 */
 } cv_rules;
 

@@ -136,13 +136,13 @@ static uint64_t cv_search_key(const void *rules, const void *state, int player) 
     (void)rules;
     const cv_state *s = (const cv_state *)state;
     uint64_t h = key_mix(0x6f70656e6c6f6f70ULL, (uint64_t)player);
-    for (int i = 0; i < CV_SEGMENTS; ++i) {
-        h = key_mix(h, s->side[i][0] | (uint64_t)s->side[i][1] << 32);
-        h = key_mix(h, s->capionca[i]);
-    }
-    h = key_mix(h, s->discard | (uint64_t)s->n_avail << 32 | (uint64_t)(s->n_pile - s->pile_top) << 40);
-    h = key_mix(h, (uint64_t)s->round | (uint64_t)s->wins[0] << 8 | (uint64_t)s->wins[1] << 16 |
-                 (uint64_t)s->to_move << 24 | (uint64_t)s->last_taker << 32 | (uint64_t)s->expansion << 40);
+    for (int i = 0; i < CV_SEGMENTS; ++i) h = key_mix(h, s->side[i][0] | (uint64_t)s->side[i][1] << 32);
+    /* the rest packed losslessly into two words, one byte a field */
+    h = key_mix(h, s->discard | (uint64_t)s->capionca[0] << 32 | (uint64_t)s->capionca[1] << 40 |
+                       (uint64_t)s->capionca[2] << 48 | (uint64_t)s->expansion << 56);
+    h = key_mix(h, (uint64_t)s->n_avail | (uint64_t)(uint8_t)(s->n_pile - s->pile_top) << 8 |
+                       (uint64_t)s->round << 16 | (uint64_t)s->wins[0] << 24 | (uint64_t)s->wins[1] << 32 |
+                       (uint64_t)s->to_move << 40 | (uint64_t)s->last_taker << 48);
     return h;
 }
 
