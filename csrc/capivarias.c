@@ -272,12 +272,12 @@ void cv_scores(const cv_rules *r, const cv_state *s, int out[2]) {
         int total = 0;
         for (int i = 0; i < CV_SEGMENTS; ++i) {
             const uint32_t sd = s->side[i][k];
-            uint32_t m = sd & r->capybara_mask;
-            total += popcount32(m) * r->modifier_of[s->river[i]];   /* R28 */
-            while (m) { total += r->number_of[ctz32(m)]; m &= m - 1; }
-            /* a guardian (R22: a capybara on its capitico's side) scores one more */
-            uint32_t kk = sd & r->capitico_mask;
-            while (kk) { total += popcount32(sd & r->herd_mask[r->herd_of[ctz32(kk)]]); kk &= kk - 1; }
+            const int mod = r->modifier_of[s->river[i]];
+            for (uint32_t m = sd & r->capybara_mask; m; m &= m - 1) total += r->number_of[ctz32(m)] + mod;   /* R28 */
+            /* a guardian (R22: the capybara on its capitico's side; a segment
+             * holds at most one capybara of a herd) scores one more */
+            for (uint32_t kk = sd & r->capitico_mask; kk; kk &= kk - 1)
+                total += (sd & r->herd_mask[r->herd_of[ctz32(kk)]]) != 0;
         }
         out[k] = total;
     }

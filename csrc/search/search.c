@@ -3,6 +3,7 @@
 #include "../portable.h"
 #include "../rng.h"
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,20 +44,21 @@ typedef struct {
     int pool_full;
     int stopped;               /* the stop flag ended this tree */
     int64_t iterations_done;
-    /* FlatMC root statistics */
+    int n_root;
+    uint64_t *legal_bits;      /* bitmaps scratch (num_actions bits) */
+    uint64_t *edge_bits;
+    int root_prior_n, root_prior_have;
+    /* ---- the arrays below are not zeroed by tree_init (tens of KB a search):
+     * each entry is written before it is read ---- */
+    int root_legal[SR_MAX_LEGAL];       /* [0, n_root) */
+    /* FlatMC root statistics, [0, n_root) zeroed by tree_init */
     double flat_reward[SR_MAX_LEGAL];
     int64_t flat_visits[SR_MAX_LEGAL];
-    int root_legal[SR_MAX_LEGAL];
-    int n_root;
-    /* bitmaps scratch (num_actions bits) */
-    uint64_t *legal_bits;
-    uint64_t *edge_bits;
     double prior[SR_MAX_LEGAL];
     /* the root prior, computed once for root_prior_legal[0..root_prior_n)
      * (root_prior_n = 0: not yet); root_prior_have = 0: no opinion there */
     double root_prior[SR_MAX_LEGAL];
     int root_prior_legal[SR_MAX_LEGAL];
-    int root_prior_n, root_prior_have;
     double root_bias[SR_MAX_LEGAL];     /* (prior - best) / (best - worst) in [-1, 0], same order */
 } tree_t;
 
@@ -346,13 +348,14 @@ static void *run_tree(void *arg) {
 
 static int tree_init(tree_t *t, const sr_game *g, const sr_evaluator *ev, const sr_params *p, const void *root,
                      int64_t budget, uint64_t seed) {
-    memset(t, 0, sizeof *t);
+    memset(t, 0, offsetof(tree_t, root_legal));   /* the scalars and pointers; not the arrays */
     t->g = g; t->ev = ev; t->p = p; t->root = (const uint8_t *)root;
     t->root_player = g->current_player(g->rules, root);
     t->rng = seed;
     t->iterations_budget = budget;
     t->node_key = ev->node_key ? ev->node_key : g->infostate_key;
     t->n_root = g->legal_actions(g->rules, root, t->root_legal);
+    for (int i = 0; i < t->n_root; ++i) { t->flat_reward[i] = 0.0; t->flat_visits[i] = 0; }
     int64_t cap = p->max_nodes;                        /* 1..SR_MAX_NODES, checked by sr_search */
     if (budget >= 0 && budget < cap - 2) cap = budget + 2;
     if (p->kind == SR_FLATMC) cap = 1;
@@ -404,7 +407,7 @@ int sr_search(const sr_game *g, const sr_evaluator *ev, const void *root, const 
     if (g->info.state_size > SR_MAX_STATE || g->info.num_players > SR_MAX_PLAYERS) return SR_E_PARAM;
     if (g->current_player(g->rules, root) == SR_TERMINAL) return SR_E_TERMINAL;
     int threads = p->threads;
-    tree_t *trees = calloc((size_t)threads, sizeof(tree_t));
+    tree_t *trees = malloc((size_t)threads * sizeof(tree_t));   /* tree_init sets what is read */
     if (!trees) return SR_E_NOMEM;
     double deadline = p->time_limit > 0 ? now_seconds() + p->time_limit : 0;
     int rc = SR_OK;
