@@ -57,7 +57,7 @@ The per-game defaults of ``c``, ``shaped``, ``prior`` and ``horizon`` are
 the game's (``state.game.search_defaults``): Capivárias c=1.4 on its true ±1
 returns, rollouts ending with the round (valued by the round tally, later
 rounds as coin flips: docs/engine-notes.md); Capulana c=0.4 (0.7 until issue
-25's SPRT, docs/strength.md; the levels keep 0.7) on a reward half
+25's SPRT, docs/strength.md; the levels too, recalibrated) on a reward half
 win share, half score margin, with the weaving prior, rollouts to the end.
 Capulana's prior looks one card ahead below the root and a whole weaving
 step ahead at the root, where it also biases the choice of child (a
