@@ -312,6 +312,7 @@ static void end_round(const cv_rules *r, cv_state *s, int mover, cv_state *snaps
     s->last_taker = (uint8_t)mover;
     s->to_move = (uint8_t)mover;
     if (deal) setup_round(r, s);
+    else s->n_avail = 0;   /* not dealt: nothing to play from here (cv_apply_scored) */
 }
 
 /* Apply action; at a round's end, snapshot (if any) gets the river as scored,

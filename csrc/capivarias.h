@@ -111,8 +111,9 @@ int cv_apply_round_end(const cv_rules *r, cv_state *s, int action, cv_state *riv
  * to sc, settle the round wins and the game's end (R29, R30) as cv_apply
  * does, but leave the next round undealt, and return 1: s is then good for
  * its match fields only (wins, winner, round, to_move, last_taker), not for
- * play. Else apply as cv_apply and return 0 (sc untouched). The search's
- * horizon values a round's last take with it, without a reshuffle. */
+ * play (it has no available card, so no legal action). Else apply as
+ * cv_apply and return 0 (sc untouched). The search's horizon values a
+ * round's last take with it, without a reshuffle. */
 int cv_apply_scored(const cv_rules *r, cv_state *s, int action, int sc[2]);
 
 /* Apply action if legal and return 0; else return -1 and leave s unchanged. */

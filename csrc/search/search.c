@@ -174,7 +174,7 @@ static int root_prior_of(tree_t *t, const void *state, const int *legal, int n) 
         t->root_prior_n = n;                    /* n >= 1 here; 0 (from tree_init's memset) = not yet */
         memcpy(t->root_prior_legal, legal, sizeof *legal * (size_t)n);
         double hi = -1e300, lo = 1e300;
-        for (int i = 0; i < n; ++i) {
+        for (int i = 0; t->root_prior_have && i < n; ++i) {   /* no opinion: root_prior[] unwritten */
             if (t->root_prior[i] > hi) hi = t->root_prior[i];
             if (t->root_prior[i] < lo) lo = t->root_prior[i];
         }

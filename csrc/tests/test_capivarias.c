@@ -160,8 +160,41 @@ static int check_apply_scored(const cv_state *s, const int *buf, int k) {
         }
         cv_scores(rules, &river, rs);
         CHECK(sc[0] == rs[0] && sc[1] == rs[1], "cv_apply_scored: other round scores");
+        ref_scores(rules, &river, rs);
+        CHECK(sc[0] == rs[0] && sc[1] == rs[1], "cv_apply_scored: round scores %d,%d, R28 card by card %d,%d", sc[0], sc[1],
+              rs[0], rs[1]);
+        int none[CV_MAX_ACTIONS];
+        CHECK(cv_is_terminal(&y) || cv_legal_actions(rules, &y, none) == 0, "cv_apply_scored: an undealt round is playable");
         CHECK(memcmp(x.wins, y.wins, sizeof x.wins) == 0 && x.winner == y.winner && x.round == y.round &&
               x.to_move == y.to_move && x.last_taker == y.last_taker, "cv_apply_scored: another match");
+    }
+    return 0;
+}
+
+/* determinize depends on the view alone (R20): another world of the same
+ * view (two pile cards below the top swapped, or a river card swapped with
+ * a pile card of its modifier below the top) determinizes to the same
+ * state, byte for byte. A determinization that kept a hidden card would
+ * differ. */
+static int same_view_same_worlds(const sr_game *g, const cv_state *s, int player, uint64_t seed) {
+    const int lo = s->pile_top + 1;   /* below the top, whose modifier is public */
+    for (int form = 0; form < 2; ++form) {
+        cv_state w = *s, d1, d2;
+        int swapped = 0;
+        if (form == 0 && s->n_pile - lo >= 2) {
+            uint8_t t = w.pile[lo]; w.pile[lo] = w.pile[s->n_pile - 1]; w.pile[s->n_pile - 1] = t;
+            swapped = w.pile[lo] != s->pile[lo];
+        }
+        for (int j = lo; form == 1 && j < s->n_pile && !swapped; ++j)
+            if (rules->card[s->pile[j]].modifier == rules->card[s->river[0]].modifier) {
+                w.river[0] = s->pile[j]; w.pile[j] = s->river[0];
+                swapped = 1;
+            }
+        if (!swapped) continue;
+        CHECK(g->infostate_key(g->rules, &w, player) == g->infostate_key(g->rules, s, player), "the swap changed the view");
+        g->determinize(g->rules, s, player, seed, &d1);
+        g->determinize(g->rules, &w, player, seed, &d2);
+        CHECK(memcmp(&d1, &d2, sizeof d1) == 0, "determinize (form %d) tells two worlds of one view apart", form);
     }
     return 0;
 }
@@ -391,7 +424,7 @@ int main(int argc, char **argv) {
                 CHECK(j == 0 || buf[j - 1] < buf[j], "actions not sorted and unique");
                 CHECK(g->action_to_string(r, buf[j], text, sizeof text) > 0, "no notation");
             }
-            {   /* every position: a round's last take comes at a fixed parity */
+            {   /* at every position, not a sample: a round's last take falls at a fixed parity of `actions` */
                 int sa[2], sb[2];
                 cv_scores(rules, &s, sa);
                 ref_scores(rules, &s, sb);
@@ -407,6 +440,7 @@ int main(int argc, char **argv) {
                 for (int q = 0; q < 3; ++q)
                     CHECK(rules->card[dt.river[q]].modifier == rules->card[s.river[q]].modifier, "river modifier changed");
                 CHECK(g->infostate_key(r, &dt, cur) == g->infostate_key(r, &s, cur), "determinize changed the view");
+                if (same_view_same_worlds(g, &s, cur, rng_draw(&rng))) return 1;
                 int ne2 = g->encode(r, &dt, e2, SR_MAX_ENCODED);
                 CHECK(g->decode(r, e2, ne2, &dt, msg, sizeof msg) == SR_OK, "determinized state refused: %s", msg);
                 /* the policy: indices in range */
