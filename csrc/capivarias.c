@@ -398,11 +398,7 @@ int cv_apply_round_end(const cv_rules *r, cv_state *s, int action, cv_state *riv
 }
 
 int cv_apply_scored(const cv_rules *r, cv_state *s, int action, int sc[2]) {
-    int out[2];
-    if (!apply_impl(r, s, action, NULL, out, 0)) return 0;
-    sc[0] = out[0];
-    sc[1] = out[1];
-    return 1;
+    return apply_impl(r, s, action, NULL, sc, 0);   /* sc is written only when the round ends */
 }
 
 int cv_apply_checked(const cv_rules *r, cv_state *s, int action) {
