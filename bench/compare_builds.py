@@ -1,14 +1,29 @@
-"""Benchmark figures of two (or three) builds, measured in one run.
+"""Benchmark figures of two (or more) builds, measured in one run.
 
-Runs the same pytest-benchmark suites against each build, one bench file at
-a time with the builds back to back (in an order shuffled per round and
-file), for several rounds, so that a shared machine's load falls on all
-alike, and prints each benchmark's rate (units per second of the fastest
-round seen across all rounds) and the ratios. The figure to read is the
-median over rounds of each round's ratio of fastest rates: a run's fastest
-round is its least disturbed one, and a pair's runs are seconds apart.
-Rates are units per second, so a ratio above 1 means the first-named build
-is faster.
+Each build runs the bench files (the pytest-benchmark suites of bench/) in
+processes of its own, under bench/_lockstep.py in place of pytest-benchmark:
+every process reaches the same benchmark, and this coordinator then has
+each run a batch of calls (about ``--batch`` seconds, the same number of
+calls for every build) back to back, a fraction of a second apart, in an
+order shuffled per round, for ``--rounds`` rounds. A round's ratio of two
+builds' rates compares batches run within the same second on the same
+core; the figure to read is the median of those ratios over every round
+and process. Rates are units per second, so a ratio above 1 means the
+first-named build is faster.
+
+Why this way (docs/engine-notes.md, tenth pass): on this machine kind the
+same Python loop runs in 27 or 46 ms from one second to the next, and a
+core can stay slow for seconds while the other is fast. Whole suites run
+one after the other (this script's first form) put a byte-identical copy
+of a build at 0.55-1.85 of the original in one run. So:
+- a round's batches all run on one core (the rounds alternate the cores),
+  except a benchmark that keeps more than one core busy, which runs on all;
+- each process runs from its own fresh copy of its build's files: which
+  physical pages the page cache gave a build's files moved its speed by up
+  to 9% on some benchmarks, the same way run after run (see FRESH_COPIES);
+- ``--procs`` processes a build (default 3) draw that luck, and the heap's
+  layout, several times, and a block of a drawn size is held during each
+  batch so that the blocks the calls allocate fall elsewhere each round.
 
 The abi3 acceptance (issue 27): the abi3 build of this tree against its
 version-specific build, and that version-specific build against the one of
@@ -17,34 +32,33 @@ under build/compare-builds/, keyed by the sources' contents) and runs every
 benchmark file of bench/ in this interpreter, each build's wheel unpacked
 in its own directory:
 
-    python bench/compare_builds.py --abi3 --baseline 0d5d6ae --rounds 5
+    python bench/compare_builds.py --abi3 --control --baseline c622f27
     python bench/compare_builds.py --abi3 --quick bench_capulana.py -k weaving   # while developing
-    python bench/compare_builds.py --abi3 --control --rounds 5                  # and the harness's floor
 
-``--control`` adds a third build: a byte-identical copy of the
-version-specific one, unpacked in its own directory and run as if it were
-another build. Its ratio to the version-specific build is what the harness
-reports when nothing differs, benchmark by benchmark: its failures are the
-threshold's false alarms on this machine, and its spread is the floor under
-any abi3 figure (the noise gauge covers only the few benchmarks that run no
-build code).
+``--control`` adds a build that is a byte-identical copy of the
+version-specific one, run as if it were another build. Its ratio to the
+version-specific build is what the harness reports when nothing differs,
+benchmark by benchmark: its failures are the threshold's false alarms on
+this machine, and its spread is the floor under any abi3 figure (the noise
+gauge covers only the few benchmarks that run no build code).
 
 ``--timer cpu`` times with ``time.process_time`` instead of the wall clock:
 the CPU seconds of the whole process (every thread's), so a benchmark whose
-threads wait for a busy core is not charged for the wait. Use it to tell a
-build's cost from the scheduler's noise in the multi-threaded searches.
+threads wait for a busy core is not charged for the wait.
 
 Each line then says PASS or FAIL against ``--threshold`` (0.97) for the
-median round ratio abi3 / version-specific (and new / baseline).
+median ratio abi3 / version-specific (and new / baseline), and
+``--per-round`` prints the ratios it is the median of (by round, then
+process).
 
 Two installed builds (two Python environments, each with its own copy of
-the bench files), as before:
+the bench files; no fresh copies, so ``--procs`` only redraws the heap):
 
     python bench/compare_builds.py --old-python /tmp/venv-base/bin/python \\
-        --old-bench /tmp/base-src/bench --rounds 3 bench_capivarias.py bench_capulana.py bench_search.py
+        --old-bench /tmp/base-src/bench bench_capivarias.py bench_capulana.py bench_search.py
 
 Each benchmark must set ``extra_info["units"]`` and ``extra_info["key"]``
-(the suites in bench/ do).
+(the suites in bench/ do) before it calls the fixture.
 """
 
 from __future__ import annotations
@@ -52,6 +66,8 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
+import os
 import random
 import shutil
 import statistics
@@ -65,6 +81,14 @@ from typing import NamedTuple, Optional
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 CACHE = ROOT / "build" / "compare-builds"
+#: Each bench process runs from its own copy of its build. A byte-identical
+#: copy of a build ran up to 9% slower or faster than the original on some
+#: benchmarks, the same way run after run, until its files were written
+#: again: the speed followed which physical pages the page cache gave the
+#: files (the cache sets the extension's code and data fall in), not the
+#: bytes. So every process runs from files written for it, and several
+#: processes a build draw that luck several times.
+FRESH_COPIES = True
 
 #: bench files with nothing to compare between builds, and why
 SKIP = {
@@ -75,24 +99,26 @@ SKIP = {
 BUILD_FREE = ("_reference_",)
 
 # Every build's directory name has one length ("abi3-", "vers-" and "copy-"
-# before a tree hash of fixed length), and each run's JSON name too, so that
-# no build's path or argv is longer than another's: their lengths move a
-# process's memory layout, a known source of steady few-per-cent biases
-# (Mytkowicz et al., "Producing wrong data without doing anything obviously
-# wrong!", 2009). It did not remove the bias seen here: in the short
-# Python-level determinize calls a byte-identical copy of a build still runs
-# 5-11% faster or slower than the original for a whole run, the sign
-# changing from run to run (docs/engine-notes.md, ninth pass).
+# before a tree hash of fixed length), so that no build's path or argv is
+# longer than another's: their lengths move a process's memory layout, a
+# known source of steady few-per-cent biases (Mytkowicz et al., "Producing
+# wrong data without doing anything obviously wrong!", 2009).
 
-#: run pytest in a child with the build in `target` (an unpacked wheel) ahead of any installed tabuleiro
+#: a worker: pytest over the bench files with the build in `target` (an unpacked wheel) ahead of any
+#: installed tabuleiro, its benchmarks run by _lockstep.py when the coordinator says
 BOOT = """
-import sys
+import sys, time
 sys.meta_path[:] = [f for f in sys.meta_path if "ScikitBuild" not in type(f).__name__]   # an editable install's finder
-sys.path.insert(0, {target!r})
+if {target!r}:
+    sys.path.insert(0, {target!r})
+sys.path.insert(0, {here!r})
 import pytest
 import tabuleiro._core as c
-assert c.__file__.startswith({target!r}), c.__file__
-sys.exit(pytest.main({args!r}))
+assert not {target!r} or c.__file__.startswith({target!r}), c.__file__
+import _lockstep
+chan = _lockstep.Channel({rfd}, {wfd})
+rc = pytest.main({args!r}, plugins=[_lockstep.LockstepPlugin(chan, time.{timer})])
+chan.send({{"end": int(rc)}})
 """
 
 
@@ -107,26 +133,129 @@ def all_files(bench: Path) -> list[str]:
     return sorted(p.name for p in bench.glob("bench_*.py") if p.name not in SKIP)
 
 
-def run_suite(b: Build, files: list[str], out: Path, extra: list[str]) -> dict[str, tuple[float, float]]:
-    """{key: (fastest-round rate, mean-round rate)} of one pytest-benchmark run."""
-    args = [*[str(b.bench / f) for f in files], "--benchmark-only", "-q", "-p", "no:cacheprovider",
-            f"--benchmark-json={out}", *extra]
-    if b.target is None:
-        cmd = [b.python, "-m", "pytest", *args]
-    else:
-        cmd = [b.python, "-c", BOOT.format(target=str(b.target), args=args)]
-    res = subprocess.run(cmd, cwd=b.bench.parent, capture_output=True, text=True)
-    if res.returncode == 5:         # -k selected nothing in this file
-        return {}
-    if res.returncode != 0:
-        sys.exit(f"{b.name}: pytest failed:\n{res.stdout[-3000:]}\n{res.stderr[-3000:]}")
-    rates = {}
-    for bm in json.loads(out.read_text())["benchmarks"]:
-        info = bm.get("extra_info", {})
-        if "units" in info:
-            key = info.get("key", bm["name"])
-            rates[key] = (info["units"] / bm["stats"]["min"], info["units"] / bm["stats"]["mean"])
-    return rates
+class Worker:
+    """One build's pytest process, driven over two pipes (bench/_lockstep.py)."""
+
+    def __init__(self, b: Build, files: list[str], select: Optional[str], timer: str, log: Path) -> None:
+        self.build = b
+        self.live: Optional[Path] = None
+        if b.target is not None and FRESH_COPIES:
+            # a fresh copy of the unpacked build for each process, in the
+            # run's temporary directory: new files, so new page-cache pages
+            # (see FRESH_COPIES)
+            self.live = log.with_suffix(".build")
+            shutil.copytree(b.target, self.live / b.target.name, symlinks=True)
+            b = b._replace(target=self.live / b.target.name)
+        to_w, self._w = os.pipe()          # coordinator -> worker
+        self._r, from_w = os.pipe()        # worker -> coordinator
+        args = [*[str(b.bench / f) for f in files], "-q", "-p", "no:benchmark", "-p", "no:cacheprovider",
+                *(["-k", select] if select else [])]
+        code = BOOT.format(target=str(b.target or ""), here=str(HERE), rfd=to_w, wfd=from_w, args=args,
+                           timer={"wall": "perf_counter", "cpu": "process_time"}[timer])
+        self.log = log.with_suffix(".log")
+        with open(log.with_suffix(".log"), "w") as out:
+            self.proc = subprocess.Popen([b.python, "-c", code], cwd=b.bench.parent, stdout=out,
+                                         stderr=subprocess.STDOUT, pass_fds=(to_w, from_w))
+        os.close(to_w)
+        os.close(from_w)
+        self.w = os.fdopen(self._w, "w", buffering=1)
+        self.r = os.fdopen(self._r, "r", buffering=1)
+
+    def send(self, msg: dict) -> None:
+        self.w.write(json.dumps(msg) + "\n")
+        self.w.flush()
+
+    def recv(self) -> dict:
+        line = self.r.readline()
+        if not line:
+            self.proc.wait()
+            sys.exit(f"{self.build.name}: the bench process ended unexpectedly (exit {self.proc.returncode}):\n"
+                     + self.log.read_text()[-3000:])
+        return json.loads(line)
+
+    def ask(self, msg: dict) -> dict:
+        self.send(msg)
+        return self.recv()
+
+    def close(self) -> None:
+        """Close the pipes (a process still waiting on them ends), stop the process, drop its copy."""
+        for f in (self.w, self.r):
+            try:
+                f.close()
+            except OSError:
+                pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        if self.live is not None:
+            shutil.rmtree(self.live, ignore_errors=True)
+
+
+def run_lockstep(builds: list[Build], files: list[str], select: Optional[str], timer: str, rounds: int,
+                 batch: float, procs: int, budget: float, tmp: Path) -> dict[str, dict[str, list[float]]]:
+    """{build name: {benchmark key: [its rate in each round and process]}}: `procs` processes a build, every
+    process's batch of a benchmark back to back in each round; the lists of every build in one order (by
+    round, then process), so that zipping two builds' lists pairs batches of the same round."""
+    workers = [Worker(b, files, select, timer, tmp / f"w{len(builds) * p + i:02d}")
+               for p in range(procs) for i, b in enumerate(builds)]
+    try:
+        return _drive(workers, builds, rounds, batch, budget)
+    finally:
+        for w in workers:
+            w.close()
+
+
+def _drive(workers: list[Worker], builds: list[Build], rounds: int, batch: float,
+           budget: float) -> dict[str, dict[str, list[float]]]:
+    rates: dict[str, dict[str, list[float]]] = {b.name: {} for b in builds}
+    done = 0
+    while True:
+        msgs = [w.recv() for w in workers]
+        if any("end" in m for m in msgs):
+            bad = [(w.build.name, m.get("end")) for w, m in zip(workers, msgs) if m.get("end") not in (0, 5)]
+            if not all("end" in m for m in msgs) or bad:
+                sys.exit("the builds' bench runs ended differently (a test failed or was skipped in one): "
+                         + ", ".join(f"{w.build.name}: {m}" for w, m in zip(workers, msgs))
+                         + "".join(f"\n--- {w.build.name}\n" + w.log.read_text()[-2000:] for w in workers))
+            return rates
+        if len({m["ready"] for m in msgs}) != 1:
+            sys.exit("the builds reached different benchmarks: " + ", ".join(m["ready"] for m in msgs))
+        key, units = msgs[0]["key"], msgs[0]["units"]
+        if units is None:
+            for w in workers:
+                w.send({"cmd": "done"})
+            continue
+        warm = [w.ask({"cmd": "warm", "calls": 1}) for w in workers]
+        n = max(1, math.ceil(batch / max(min(m["t"] for m in warm), 1e-9)))   # calls a batch: one for every build
+        # A round's batches all run on one core (the rounds alternate the
+        # cores): on this machine kind a core's speed changes for seconds at a
+        # time (the host's other load), and two processes left to the
+        # scheduler sit on different cores, which put steady gaps of up to
+        # 1.5x between byte-identical builds. A benchmark that keeps more
+        # than one core busy (a multi-threaded search) runs on every core.
+        cores = sorted(os.sched_getaffinity(0))
+        multi = max(m["threads"] for m in warm) > 1.3
+        # a benchmark whose single call is long (a whole arena run) gets fewer
+        # rounds, at least 5: about `budget` seconds a benchmark
+        batch_s = n * max(m["t"] for m in warm)
+        n_rounds = max(min(5, rounds), min(rounds, int(budget / (len(workers) * batch_s))))
+        for r in range(n_rounds):
+            order = list(range(len(workers)))
+            random.Random(f"{key}-{r}").shuffle(order)    # seeded: no build always runs right after another
+            cpu = None if multi else cores[r % len(cores)]
+            pad = random.Random(f"pad-{key}-{r}").randrange(4096, 4096 * 9, 16)
+            got = [0.0] * len(workers)
+            for i in order:
+                got[i] = units * n / workers[i].ask({"cmd": "run", "n": n, "cpu": cpu, "pad": pad})["t"]
+            for w, rate in zip(workers, got):
+                rates[w.build.name].setdefault(key, []).append(rate)
+        for w in workers:
+            w.send({"cmd": "done"})
+        done += 1
+        print(f"  {done:3d} {key} ({n} call{'s' if n > 1 else ''} a batch, {n_rounds} rounds)", file=sys.stderr,
+              flush=True)
 
 
 # --- building the wheels ------------------------------------------------------------------------
@@ -205,20 +334,26 @@ def main() -> None:
     ap.add_argument("--old-bench", type=Path)
     ap.add_argument("--new-python", default=sys.executable)
     ap.add_argument("--new-bench", default=HERE, type=Path)
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=9, help="batches of each benchmark a build runs (default 9)")
+    ap.add_argument("--batch", type=float, default=0.05,
+                    help="seconds a batch lasts, about (default 0.05; a single call may last longer)")
+    ap.add_argument("--budget", type=float, default=40.0,
+                    help="seconds a benchmark, about: fewer rounds (at least 5) where a call is long (default 40)")
+    ap.add_argument("--procs", type=int, default=3,
+                    help="processes a build, each on a fresh copy of it (default 3; one for an installed build)")
     ap.add_argument("--threshold", type=float, default=0.97)
-    ap.add_argument("--quick", action="store_true", help="short pytest-benchmark rounds (development, not acceptance)")
+    ap.add_argument("--quick", action="store_true", help="3 rounds of 0.01 s batches (development, not acceptance)")
+    ap.add_argument("--per-round", action="store_true", help="also print each round's ratios")
     ap.add_argument("-k", dest="select", help="pytest's -k expression, to run some benchmarks only")
     ap.add_argument("--timer", choices=("wall", "cpu"), default="wall",
-                    help="wall: time.perf_counter (pytest-benchmark's default); cpu: time.process_time")
+                    help="wall: time.perf_counter; cpu: time.process_time")
     ap.add_argument("files", nargs="*", help="bench files (default: every bench_*.py of bench/ that has benchmarks)")
     args = ap.parse_args()
     files = args.files or all_files(HERE)
-    extra = ["--benchmark-max-time=0.1", "--benchmark-min-rounds=2"] if args.quick else []
-    if args.select:
-        extra += ["-k", args.select]
-    if args.timer == "cpu":
-        extra.append("--benchmark-timer=time.process_time")
+    if args.quick:
+        args.rounds, args.batch = 3, 0.01
+    if args.rounds < 1 or not 1 <= args.procs <= 16 or not (0 < args.batch <= 60):
+        ap.error("--rounds must be at least 1, --procs in 1..16 and --batch in (0, 60] seconds")
     if args.abi3:
         vs_target = build(ROOT, False)
         builds = [Build("abi3", sys.executable, HERE, build(ROOT, True)),
@@ -239,31 +374,13 @@ def main() -> None:
     for f in sorted(SKIP):
         if not args.files:
             print(f"skipped {f}: {SKIP[f]}", file=sys.stderr)
-    best: dict[str, dict[str, float]] = {b.name: {} for b in builds}
-    fastest: dict[str, dict[str, list[float]]] = {b.name: {} for b in builds}
     with tempfile.TemporaryDirectory() as tmp:
-        for r in range(args.rounds):
-            for i, f in enumerate(files):
-                # one file at a time, the builds back to back in an order
-                # shuffled per round and file (seeded): a pair's runs are
-                # seconds apart, not the minutes a whole suite takes, so the
-                # machine's slow spells fall on both alike, and no build
-                # always runs right after the same other build (under the
-                # cyclic rotation this replaced, the version-specific build
-                # always followed abi3)
-                order = list(builds)
-                random.Random(f"{r}-{i}").shuffle(order)
-                for b in order:
-                    # the JSON's name is of one length for every build (it is in argv)
-                    rates = run_suite(b, [f], Path(tmp) / f"b{builds.index(b):02d}-{r:04d}-{i:03d}.json", extra)
-                    for key, (fast, _mean) in rates.items():
-                        best[b.name][key] = max(best[b.name].get(key, 0.0), fast)
-                        fastest[b.name].setdefault(key, []).append(fast)
-            print(f"round {r + 1}/{args.rounds}: {len(files)} files x {len(builds)} builds", file=sys.stderr,
-                  flush=True)
-    # each round's ratio of fastest rates (interference only ever slows a
-    # run, so a run's fastest round is its least disturbed), then the median
-    # over rounds: the figure least moved by the machine's slow spells
+        fastest = run_lockstep(builds, files, args.select, args.timer, args.rounds, args.batch, args.procs, args.budget,
+                               Path(tmp))
+    best = {name: {k: max(v) for k, v in per.items()} for name, per in fastest.items()}
+    # each round's ratio (the builds' batches of a round run back to back,
+    # within a fraction of a second), then the median over rounds: the
+    # figure least moved by the machine's slow spells
     compared = sorted(k for k in best[builds[0].name] if all(k in best[bd.name] for bd in builds))
     if not compared:
         sys.exit("no benchmark was measured by every build: check the files and the -k expression")
@@ -289,6 +406,8 @@ def main() -> None:
             if free and a != "vs-copy":
                 noise.append(paired)
             line += f" {best[a][key] / best[o][key]:>16.3f} {paired:>11.3f} {verdict}"
+            if args.per_round:
+                line += " [" + " ".join(f"{y / x:.3f}" for x, y in zip(fastest[o][key], fastest[a][key])) + "]"
         print(line + ("  (runs no build code: noise)" if free else ""))
     if noise:
         print(f"noise gauge: {len(noise)} ratios of benchmarks that run no build code, "

@@ -1,0 +1,96 @@
+"""bench/compare_builds.py's lockstep harness (bench/_lockstep.py): every build's
+process reaches the same benchmark, runs batches of one size when told, and
+keeps the test's own asserts; builds that reach different benchmarks, or a
+test that fails in one of them, end the run with a message, not a table."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Iterator
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+BENCH = '''
+import pytest
+CALLS = []
+
+def work(x, y=0):
+    CALLS.append(x)
+    return x + y
+
+def test_plain(benchmark):
+    benchmark.extra_info.update(units=1, key="plain")
+    assert benchmark(work, 2, y=3) == 5
+
+def test_pedantic(benchmark):
+    benchmark.extra_info.update(units=4, key="pedantic")
+    got = benchmark.pedantic(work, args=(1,), rounds=5, warmup_rounds=2)
+    assert got == 1 and len(CALLS) >= 3
+
+def test_not_a_benchmark():
+    raise AssertionError("deselected: it takes no benchmark fixture")
+'''
+
+
+@pytest.fixture
+def cb(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    import importlib
+    yield importlib.import_module("compare_builds")
+
+
+def _bench_dir(root: Path, text: str) -> Path:
+    d = root / "bench"
+    d.mkdir(parents=True)
+    (d / "bench_toy.py").write_text(text)
+    return d
+
+
+def test_every_build_runs_every_benchmark_in_rounds(cb: ModuleType, tmp_path: Path) -> None:
+    import tabuleiro
+    d = _bench_dir(tmp_path / "a", BENCH)
+    # "two" is an unpacked build: each of its processes runs from a copy of
+    # it made for that process (the worker asserts that tabuleiro._core comes
+    # from there), and the copies are gone after the run
+    unpacked = tmp_path / "vers-0123456789abcdef"
+    import shutil
+    import tabuleiro._core
+    shutil.copytree(Path(tabuleiro.__file__).parent, unpacked / "tabuleiro",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    core = Path(tabuleiro._core.__file__)       # elsewhere under an editable install
+    if not (unpacked / "tabuleiro" / core.name).exists():
+        shutil.copy2(core, unpacked / "tabuleiro" / core.name)
+    builds = [cb.Build("one", sys.executable, d), cb.Build("two", sys.executable, d, unpacked)]
+    (tmp_path / "t").mkdir()
+    rates = cb.run_lockstep(builds, ["bench_toy.py"], None, "wall", rounds=4, batch=0.001, procs=2,
+                            budget=60.0, tmp=tmp_path / "t")
+    assert not list((tmp_path / "t").glob("*.build"))
+    assert set(rates) == {"one", "two"}
+    for name in rates:
+        assert set(rates[name]) == {"plain", "pedantic"}
+        # a rate a round and process, in one order for every build
+        assert all(len(v) == 4 * 2 and min(v) > 0 for v in rates[name].values())
+
+
+def test_builds_reaching_different_benchmarks_stop_the_run(cb: ModuleType, tmp_path: Path) -> None:
+    a = _bench_dir(tmp_path / "a", BENCH)
+    b = _bench_dir(tmp_path / "b", BENCH.replace("def test_plain", "def test_other"))
+    builds = [cb.Build("one", sys.executable, a), cb.Build("two", sys.executable, b)]
+    (tmp_path / "t").mkdir()
+    with pytest.raises(SystemExit, match="different benchmarks"):
+        cb.run_lockstep(builds, ["bench_toy.py"], None, "wall", rounds=1, batch=0.001, procs=1, budget=1.0,
+                        tmp=tmp_path / "t")
+
+
+def test_a_failing_benchmark_in_one_build_stops_the_run(cb: ModuleType, tmp_path: Path) -> None:
+    a = _bench_dir(tmp_path / "a", BENCH)
+    b = _bench_dir(tmp_path / "b", BENCH.replace("== 5", "== 6"))
+    builds = [cb.Build("one", sys.executable, a), cb.Build("two", sys.executable, b)]
+    (tmp_path / "t").mkdir()
+    with pytest.raises(SystemExit, match="ended differently"):
+        cb.run_lockstep(builds, ["bench_toy.py"], None, "wall", rounds=1, batch=0.001, procs=1, budget=1.0,
+                        tmp=tmp_path / "t")
