@@ -16,6 +16,7 @@ least 500 games a second per worker. Needs ``cc`` and ``node`` on PATH.
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
@@ -41,7 +42,9 @@ def c_engine() -> str:
         cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
         if cc is None:
             raise SystemExit("the benchmark needs a C compiler (cc) on PATH")
-        exe = str(Path(tempfile.mkdtemp(prefix="tabuleiro-bench-")) / "random_engine")
+        tmp = tempfile.mkdtemp(prefix="tabuleiro-bench-")
+        atexit.register(shutil.rmtree, tmp, True)
+        exe = str(Path(tmp) / "random_engine")
         subprocess.run([cc, "-O2", "-o", exe, str(C_SOURCE)], check=True)
         _BUILT["c"] = exe
     return _BUILT["c"]

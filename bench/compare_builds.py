@@ -7,8 +7,8 @@ each run a batch of calls (about ``--batch`` seconds, the same number of
 calls for every build) back to back, a fraction of a second apart, in an
 order shuffled per round, for ``--rounds`` rounds. A round's ratio of two
 builds' rates compares batches run within the same second on the same
-core; the figure to read is the median of those ratios over every round
-and process. Rates are units per second, so a ratio above 1 means the
+core; the figure to read is the median of those ratios over every round,
+each process of one build against each of the other's. Rates are units per second, so a ratio above 1 means the
 first-named build is faster.
 
 Why this way (docs/engine-notes.md, tenth pass): on this machine kind the
@@ -48,8 +48,8 @@ threads wait for a busy core is not charged for the wait.
 
 Each line then says PASS or FAIL against ``--threshold`` (0.97) for the
 median ratio abi3 / version-specific (and new / baseline), and
-``--per-round`` prints the ratios it is the median of (by round, then
-process).
+``--per-round`` prints each round's ratios, process p against process p
+(by round, then process).
 
 Two installed builds (two Python environments, each with its own copy of
 the bench files; no fresh copies, so ``--procs`` only redraws the heap):
@@ -92,6 +92,8 @@ FRESH_COPIES = True
 
 #: bench files with nothing to compare between builds, and why
 SKIP = {
+    "bench_server.py": "a script (load on tabuleiro serve), not a pytest-benchmark suite",
+    "bench_wasm.py": "a script (the WebAssembly engine against the native one), not a pytest-benchmark suite",
     "bench_vs_openspiel_ismcts.py": "a strength match against OpenSpiel's ISMCTS (needs open_spiel), not a speed "
                                     "benchmark: it has no pytest-benchmark test",
 }
@@ -108,15 +110,16 @@ BUILD_FREE = ("_reference_",)
 #: installed tabuleiro, its benchmarks run by _lockstep.py when the coordinator says
 BOOT = """
 import sys, time
-sys.meta_path[:] = [f for f in sys.meta_path if "ScikitBuild" not in type(f).__name__]   # an editable install's finder
 if {target!r}:
+    # ahead of an editable install's finder, and of any installed tabuleiro
+    sys.meta_path[:] = [f for f in sys.meta_path if "ScikitBuild" not in type(f).__name__]
     sys.path.insert(0, {target!r})
 sys.path.insert(0, {here!r})
 import pytest
 import tabuleiro._core as c
 assert not {target!r} or c.__file__.startswith({target!r}), c.__file__
 import _lockstep
-chan = _lockstep.Channel({rfd}, {wfd})
+chan = _lockstep.Channel({rfd:>4}, {wfd:>4})
 rc = pytest.main({args!r}, plugins=[_lockstep.LockstepPlugin(chan, time.{timer})])
 chan.send({{"end": int(rc)}})
 """
@@ -162,8 +165,13 @@ class Worker:
         self.r = os.fdopen(self._r, "r", buffering=1)
 
     def send(self, msg: dict) -> None:
-        self.w.write(json.dumps(msg) + "\n")
-        self.w.flush()
+        try:
+            self.w.write(json.dumps(msg) + "\n")
+            self.w.flush()
+        except BrokenPipeError:
+            self.proc.wait()
+            sys.exit(f"{self.build.name}: the bench process ended unexpectedly (exit {self.proc.returncode}):\n"
+                     + self.log.read_text()[-3000:])
 
     def recv(self) -> dict:
         line = self.r.readline()
@@ -174,8 +182,14 @@ class Worker:
         return json.loads(line)
 
     def ask(self, msg: dict) -> dict:
+        """The worker's answer to a command: exits with the worker's traceback when its call raised."""
         self.send(msg)
-        return self.recv()
+        got = self.recv()
+        if "error" in got:
+            sys.exit(f"{self.build.name}: the benchmarked call raised:\n{got['error']}")
+        if "t" not in got:
+            sys.exit(f"{self.build.name}: expected a timing, got {got!r}:\n" + self.log.read_text()[-3000:])
+        return got
 
     def close(self) -> None:
         """Close the pipes (a process still waiting on them ends), stop the process, drop its copy."""
@@ -198,9 +212,11 @@ def run_lockstep(builds: list[Build], files: list[str], select: Optional[str], t
     """{build name: {benchmark key: [its rate in each round and process]}}: `procs` processes a build, every
     process's batch of a benchmark back to back in each round; the lists of every build in one order (by
     round, then process), so that zipping two builds' lists pairs batches of the same round."""
-    workers = [Worker(b, files, select, timer, tmp / f"w{len(builds) * p + i:02d}")
-               for p in range(procs) for i, b in enumerate(builds)]
+    workers: list[Worker] = []
     try:
+        for p in range(procs):
+            for i, b in enumerate(builds):
+                workers.append(Worker(b, files, select, timer, tmp / f"w{len(builds) * p + i:02d}"))
         return _drive(workers, builds, rounds, batch, budget)
     finally:
         for w in workers:
@@ -216,16 +232,21 @@ def _drive(workers: list[Worker], builds: list[Build], rounds: int, batch: float
         if any("end" in m for m in msgs):
             bad = [(w.build.name, m.get("end")) for w, m in zip(workers, msgs) if m.get("end") not in (0, 5)]
             if not all("end" in m for m in msgs) or bad:
-                sys.exit("the builds' bench runs ended differently (a test failed or was skipped in one): "
+                sys.exit("a bench test failed, or the builds' runs ended differently: "
                          + ", ".join(f"{w.build.name}: {m}" for w, m in zip(workers, msgs))
                          + "".join(f"\n--- {w.build.name}\n" + w.log.read_text()[-2000:] for w in workers))
             return rates
         if len({m["ready"] for m in msgs}) != 1:
             sys.exit("the builds reached different benchmarks: " + ", ".join(m["ready"] for m in msgs))
-        key, units = msgs[0]["key"], msgs[0]["units"]
-        if units is None:
+        key = msgs[0]["key"]
+        if len({m["key"] for m in msgs}) != 1:
+            sys.exit(f"the builds name {msgs[0]['ready']} differently: " + ", ".join(m["key"] for m in msgs))
+        units = [m["units"] for m in msgs]      # each build's own (two bench trees may differ)
+        if None in units:
             for w in workers:
+                w.ask({"cmd": "warm", "calls": 0})      # the test may use the result
                 w.send({"cmd": "done"})
+            print(f"  not compared: {key} sets no extra_info['units'] before its call", file=sys.stderr)
             continue
         warm = [w.ask({"cmd": "warm", "calls": 1}) for w in workers]
         n = max(1, math.ceil(batch / max(min(m["t"] for m in warm), 1e-9)))   # calls a batch: one for every build
@@ -248,7 +269,7 @@ def _drive(workers: list[Worker], builds: list[Build], rounds: int, batch: float
             pad = random.Random(f"pad-{key}-{r}").randrange(4096, 4096 * 9, 16)
             got = [0.0] * len(workers)
             for i in order:
-                got[i] = units * n / workers[i].ask({"cmd": "run", "n": n, "cpu": cpu, "pad": pad})["t"]
+                got[i] = units[i] * n / workers[i].ask({"cmd": "run", "n": n, "cpu": cpu, "pad": pad})["t"]
             for w, rate in zip(workers, got):
                 rates[w.build.name].setdefault(key, []).append(rate)
         for w in workers:
@@ -256,6 +277,23 @@ def _drive(workers: list[Worker], builds: list[Build], rounds: int, batch: float
         done += 1
         print(f"  {done:3d} {key} ({n} call{'s' if n > 1 else ''} a batch, {n_rounds} rounds)", file=sys.stderr,
               flush=True)
+
+
+def cross_ratios(a: list[float], o: list[float], procs: int) -> list[float]:
+    """Every ratio a / o of two builds' rates within one round: each of a's processes against each of o's.
+
+    The lists are by round, then process (run_lockstep). A process keeps its
+    layout's luck for its whole life, so pairing a's process p with o's
+    process p would be arbitrary; all procs x procs pairs of a round are not.
+
+    >>> cross_ratios([2.0, 4.0, 3.0, 3.0], [1.0, 2.0, 1.0, 1.0], 2)
+    [2.0, 1.0, 4.0, 2.0, 3.0, 3.0, 3.0, 3.0]
+    """
+    out = []
+    for r in range(len(a) // procs):
+        for x in a[r * procs:(r + 1) * procs]:
+            out.extend(x / y for y in o[r * procs:(r + 1) * procs])
+    return out
 
 
 # --- building the wheels ------------------------------------------------------------------------
@@ -340,9 +378,10 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=40.0,
                     help="seconds a benchmark, about: fewer rounds (at least 5) where a call is long (default 40)")
     ap.add_argument("--procs", type=int, default=3,
-                    help="processes a build, each on a fresh copy of it (default 3; one for an installed build)")
+                    help="processes a build, each on a fresh copy of an unpacked build (default 3)")
     ap.add_argument("--threshold", type=float, default=0.97)
     ap.add_argument("--quick", action="store_true", help="3 rounds of 0.01 s batches (development, not acceptance)")
+    ap.add_argument("--json", type=Path, help="also write every batch's rate to this file")
     ap.add_argument("--per-round", action="store_true", help="also print each round's ratios")
     ap.add_argument("-k", dest="select", help="pytest's -k expression, to run some benchmarks only")
     ap.add_argument("--timer", choices=("wall", "cpu"), default="wall",
@@ -377,6 +416,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         fastest = run_lockstep(builds, files, args.select, args.timer, args.rounds, args.batch, args.procs, args.budget,
                                Path(tmp))
+    if args.json:
+        args.json.write_text(json.dumps({"procs": args.procs, "builds": [b.name for b in builds],
+                                         "rates": fastest}, indent=1))
     best = {name: {k: max(v) for k, v in per.items()} for name, per in fastest.items()}
     # each round's ratio (the builds' batches of a round run back to back,
     # within a fraction of a second), then the median over rounds: the
@@ -395,7 +437,7 @@ def main() -> None:
         line = f"{key:<44}" + "".join(f" {best[bd.name][key]:>15,.0f}" for bd in builds)
         free = any(s in key for s in BUILD_FREE)
         for a, o in pairs:
-            paired = statistics.median(y / x for x, y in zip(fastest[o][key], fastest[a][key]))
+            paired = statistics.median(cross_ratios(fastest[a][key], fastest[o][key], args.procs))
             verdict = "PASS" if paired >= args.threshold else "FAIL"
             if a == "vs-copy":
                 control.append(paired)

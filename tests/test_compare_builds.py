@@ -15,8 +15,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 BENCH = '''
+import os
 import pytest
 CALLS = []
+CPUS = os.sched_getaffinity(0)
 
 def work(x, y=0):
     CALLS.append(x)
@@ -25,11 +27,16 @@ def work(x, y=0):
 def test_plain(benchmark):
     benchmark.extra_info.update(units=1, key="plain")
     assert benchmark(work, 2, y=3) == 5
+    assert os.sched_getaffinity(0) == CPUS      # the batches' pinning is undone
 
 def test_pedantic(benchmark):
-    benchmark.extra_info.update(units=4, key="pedantic")
+    benchmark.extra_info.update(units=4, key="pedantic")    # the same work as test_plain, counted as 4 units
+    before = len(CALLS)
     got = benchmark.pedantic(work, args=(1,), rounds=5, warmup_rounds=2)
-    assert got == 1 and len(CALLS) >= 3
+    assert got == 1 and len(CALLS) - before >= 2 + 1
+
+def test_no_units(benchmark):
+    assert benchmark(work, 7) == 7      # not compared, but called: the test gets its result
 
 def test_not_a_benchmark():
     raise AssertionError("deselected: it takes no benchmark fixture")
@@ -59,8 +66,7 @@ def test_every_build_runs_every_benchmark_in_rounds(cb: ModuleType, tmp_path: Pa
     unpacked = tmp_path / "vers-0123456789abcdef"
     import shutil
     import tabuleiro._core
-    shutil.copytree(Path(tabuleiro.__file__).parent, unpacked / "tabuleiro",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(Path(tabuleiro.__file__).parent, unpacked / "tabuleiro")
     core = Path(tabuleiro._core.__file__)       # elsewhere under an editable install
     if not (unpacked / "tabuleiro" / core.name).exists():
         shutil.copy2(core, unpacked / "tabuleiro" / core.name)
@@ -74,6 +80,9 @@ def test_every_build_runs_every_benchmark_in_rounds(cb: ModuleType, tmp_path: Pa
         assert set(rates[name]) == {"plain", "pedantic"}
         # a rate a round and process, in one order for every build
         assert all(len(v) == 4 * 2 and min(v) > 0 for v in rates[name].values())
+        # units per second: the same calls, counted 4 units each in pedantic
+        ratio = sorted(rates[name]["pedantic"])[4] / sorted(rates[name]["plain"])[4]
+        assert 1.5 < ratio < 12, ratio
 
 
 def test_builds_reaching_different_benchmarks_stop_the_run(cb: ModuleType, tmp_path: Path) -> None:
@@ -93,4 +102,15 @@ def test_a_failing_benchmark_in_one_build_stops_the_run(cb: ModuleType, tmp_path
     (tmp_path / "t").mkdir()
     with pytest.raises(SystemExit, match="ended differently"):
         cb.run_lockstep(builds, ["bench_toy.py"], None, "wall", rounds=1, batch=0.001, procs=1, budget=1.0,
+                        tmp=tmp_path / "t")
+
+
+def test_a_raising_benchmark_stops_the_run_with_its_traceback(cb: ModuleType, tmp_path: Path) -> None:
+    a = _bench_dir(tmp_path / "a", BENCH)
+    broken = BENCH.replace("    CALLS.append(x)", "    CALLS.append(x)\n    if len(CALLS) > 3: raise ValueError('the core broke')")
+    b = _bench_dir(tmp_path / "b", broken)
+    builds = [cb.Build("one", sys.executable, a), cb.Build("two", sys.executable, b)]
+    (tmp_path / "t").mkdir()
+    with pytest.raises(SystemExit, match="(?s)two: the benchmarked call raised.*the core broke"):
+        cb.run_lockstep(builds, ["bench_toy.py"], None, "wall", rounds=2, batch=0.001, procs=1, budget=1.0,
                         tmp=tmp_path / "t")
