@@ -64,6 +64,7 @@ Each benchmark must set ``extra_info["units"]`` and ``extra_info["key"]``
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import math
@@ -380,14 +381,24 @@ def main() -> None:
     ap.add_argument("--procs", type=int, default=3,
                     help="processes a build, each on a fresh copy of an unpacked build (default 3)")
     ap.add_argument("--threshold", type=float, default=0.97)
+    ap.add_argument("--summary", type=Path, metavar="JSON",
+                    help="print the table of a run kept with --json (plain or gzipped) instead of running one")
     ap.add_argument("--quick", action="store_true", help="3 rounds of 0.01 s batches (development, not acceptance)")
-    ap.add_argument("--json", type=Path, help="also write every batch's rate to this file")
+    ap.add_argument("--json", type=Path, help="also write every batch's rate to this file (JSON lines)")
     ap.add_argument("--per-round", action="store_true", help="also print each round's ratios")
     ap.add_argument("-k", dest="select", help="pytest's -k expression, to run some benchmarks only")
     ap.add_argument("--timer", choices=("wall", "cpu"), default="wall",
                     help="wall: time.perf_counter; cpu: time.process_time")
     ap.add_argument("files", nargs="*", help="bench files (default: every bench_*.py of bench/ that has benchmarks)")
     args = ap.parse_args()
+    if args.summary:
+        raw = args.summary.read_bytes()
+        head, *rows = [json.loads(line) for line in (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+                       .decode().splitlines() if line.strip()]
+        rates = {name: {r["key"]: r["rates"][name] for r in rows} for name in head["builds"]}
+        report(head["builds"], [tuple(p) for p in head["pairs"]], head["procs"], rates, args.threshold,
+               args.per_round)
+        return
     files = args.files or all_files(HERE)
     if args.quick:
         args.rounds, args.batch = 3, 0.01
@@ -416,14 +427,23 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         fastest = run_lockstep(builds, files, args.select, args.timer, args.rounds, args.batch, args.procs, args.budget,
                                Path(tmp))
-    if args.json:
-        args.json.write_text(json.dumps({"procs": args.procs, "builds": [b.name for b in builds],
-                                         "rates": fastest}, indent=1))
+    names = [b.name for b in builds]
+    if args.json:       # JSON lines: the run, then one line a benchmark (every build's rates)
+        keys = sorted(k for k in fastest[names[0]] if all(k in fastest[n] for n in names))
+        args.json.write_text("".join(json.dumps(x) + "\n" for x in [
+            {"command": " ".join(sys.argv), "procs": args.procs, "builds": names, "pairs": pairs},
+            *({"key": k, "rates": {n: fastest[n][k] for n in names}} for k in keys)]))
+    report(names, pairs, args.procs, fastest, args.threshold, args.per_round)
+
+
+def report(names: list[str], pairs: list[tuple[str, str]], procs: int, fastest: dict[str, dict[str, list[float]]],
+           threshold: float, per_round: bool) -> None:
+    """The table: each benchmark's fastest rates, its ratios and PASS or FAIL; exits 1 when one fails."""
     best = {name: {k: max(v) for k, v in per.items()} for name, per in fastest.items()}
     # each round's ratio (the builds' batches of a round run back to back,
     # within a fraction of a second), then the median over rounds: the
     # figure least moved by the machine's slow spells
-    compared = sorted(k for k in best[builds[0].name] if all(k in best[bd.name] for bd in builds))
+    compared = sorted(k for k in best[names[0]] if all(k in best[n] for n in names))
     if not compared:
         sys.exit("no benchmark was measured by every build: check the files and the -k expression")
     failed = []
@@ -434,11 +454,11 @@ def main() -> None:
     ratio_cols = "".join(f" {f'{a}/{o} fastest':>16} {f'{a}/{o} median':>16}" for a, o in pairs)
     print(f"{'benchmark':<44}{cols}{ratio_cols}")
     for key in compared:
-        line = f"{key:<44}" + "".join(f" {best[bd.name][key]:>15,.0f}" for bd in builds)
+        line = f"{key:<44}" + "".join(f" {best[n][key]:>15,.0f}" for n in names)
         free = any(s in key for s in BUILD_FREE)
         for a, o in pairs:
-            paired = statistics.median(cross_ratios(fastest[a][key], fastest[o][key], args.procs))
-            verdict = "PASS" if paired >= args.threshold else "FAIL"
+            paired = statistics.median(cross_ratios(fastest[a][key], fastest[o][key], procs))
+            verdict = "PASS" if paired >= threshold else "FAIL"
             if a == "vs-copy":
                 control.append(paired)
                 if verdict == "FAIL" and not free:
@@ -448,7 +468,7 @@ def main() -> None:
             if free and a != "vs-copy":
                 noise.append(paired)
             line += f" {best[a][key] / best[o][key]:>16.3f} {paired:>11.3f} {verdict}"
-            if args.per_round:
+            if per_round:
                 line += " [" + " ".join(f"{y / x:.3f}" for x, y in zip(fastest[o][key], fastest[a][key])) + "]"
         print(line + ("  (runs no build code: noise)" if free else ""))
     if noise:
@@ -457,9 +477,9 @@ def main() -> None:
     if control:
         print(f"control (the version-specific build against a copy of itself): {len(control)} ratios, "
               f"{min(control):.3f}-{max(control):.3f}, median {statistics.median(control):.3f}; "
-              f"{len(control_failed)} below {args.threshold}" + (": " + ", ".join(control_failed) if control_failed else ""))
+              f"{len(control_failed)} below {threshold}" + (": " + ", ".join(control_failed) if control_failed else ""))
     print(f"{'PASS' if not failed else 'FAIL'}: every median round ratio of a benchmark that runs the build "
-          f">= {args.threshold}" + ("" if not failed else "; below: " + ", ".join(failed)))
+          f">= {threshold}" + ("" if not failed else "; below: " + ", ".join(failed)))
     sys.exit(1 if failed else 0)
 
 

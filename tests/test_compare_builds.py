@@ -107,10 +107,30 @@ def test_a_failing_benchmark_in_one_build_stops_the_run(cb: ModuleType, tmp_path
 
 def test_a_raising_benchmark_stops_the_run_with_its_traceback(cb: ModuleType, tmp_path: Path) -> None:
     a = _bench_dir(tmp_path / "a", BENCH)
-    broken = BENCH.replace("    CALLS.append(x)", "    CALLS.append(x)\n    if len(CALLS) > 3: raise ValueError('the core broke')")
+    broken = BENCH.replace("    CALLS.append(x)",
+                           "    CALLS.append(x)\n    if len(CALLS) > 3: raise ValueError('the core broke')")
     b = _bench_dir(tmp_path / "b", broken)
     builds = [cb.Build("one", sys.executable, a), cb.Build("two", sys.executable, b)]
     (tmp_path / "t").mkdir()
     with pytest.raises(SystemExit, match="(?s)two: the benchmarked call raised.*the core broke"):
         cb.run_lockstep(builds, ["bench_toy.py"], None, "wall", rounds=2, batch=0.001, procs=1, budget=1.0,
                         tmp=tmp_path / "t")
+
+
+def test_summary_prints_a_kept_runs_table_and_its_verdict(tmp_path: Path) -> None:
+    import gzip
+    import json
+    import subprocess
+    # two processes a build, two rounds: by round, then process
+    head = {"command": "x", "procs": 2, "builds": ["abi3", "vs", "vs-copy"],
+            "pairs": [["abi3", "vs"], ["vs-copy", "vs"]]}
+    rows = [{"key": "fast", "rates": {"abi3": [10, 10, 10, 10], "vs": [10, 10, 10, 10], "vs-copy": [10, 10, 10, 10]}},
+            {"key": "slow", "rates": {"abi3": [9, 9, 9, 9], "vs": [10, 10, 10, 10], "vs-copy": [10, 9.9, 10, 10]}}]
+    f = tmp_path / "run.jsonl.gz"
+    f.write_bytes(gzip.compress("".join(json.dumps(x) + "\n" for x in [head, *rows]).encode()))
+    res = subprocess.run([sys.executable, str(ROOT / "bench" / "compare_builds.py"), "--summary", str(f)],
+                         capture_output=True, text=True)
+    assert res.returncode == 1, res.stderr
+    assert "FAIL: every median round ratio" in res.stdout and "slow (abi3/vs 0.900)" in res.stdout
+    assert "fast (" not in res.stdout.split("FAIL:")[1]
+    assert "0 below 0.97" in res.stdout      # the control
