@@ -85,34 +85,25 @@ def test_every_build_runs_every_benchmark_in_rounds(cb: ModuleType, tmp_path: Pa
         assert 1.5 < ratio < 12, ratio
 
 
-def test_builds_reaching_different_benchmarks_stop_the_run(cb: ModuleType, tmp_path: Path) -> None:
+BROKEN = {
+    # the other build reaches another test
+    "different benchmarks": BENCH.replace("def test_plain", "def test_other"),
+    # a test's assert fails after its benchmark, in one build only
+    "ended differently": BENCH.replace("== 5", "== 6"),
+    # the benchmarked call raises in one build: its traceback is the message
+    "(?s)two: the benchmarked call raised.*the core broke": BENCH.replace(
+        "    CALLS.append(x)", "    CALLS.append(x)\n    if len(CALLS) > 3: raise ValueError('the core broke')"),
+}
+
+
+@pytest.mark.parametrize("message", list(BROKEN), ids=["other-test", "failing-assert", "raising-call"])
+def test_a_build_that_runs_differently_stops_the_run_with_a_message(cb: ModuleType, tmp_path: Path,
+                                                                      message: str) -> None:
     a = _bench_dir(tmp_path / "a", BENCH)
-    b = _bench_dir(tmp_path / "b", BENCH.replace("def test_plain", "def test_other"))
+    b = _bench_dir(tmp_path / "b", BROKEN[message])
     builds = [cb.Build("one", sys.executable, a), cb.Build("two", sys.executable, b)]
     (tmp_path / "t").mkdir()
-    with pytest.raises(SystemExit, match="different benchmarks"):
-        cb.run_lockstep(builds, ["bench_toy.py"], None, "wall", rounds=1, batch=0.001, procs=1, budget=1.0,
-                        tmp=tmp_path / "t")
-
-
-def test_a_failing_benchmark_in_one_build_stops_the_run(cb: ModuleType, tmp_path: Path) -> None:
-    a = _bench_dir(tmp_path / "a", BENCH)
-    b = _bench_dir(tmp_path / "b", BENCH.replace("== 5", "== 6"))
-    builds = [cb.Build("one", sys.executable, a), cb.Build("two", sys.executable, b)]
-    (tmp_path / "t").mkdir()
-    with pytest.raises(SystemExit, match="ended differently"):
-        cb.run_lockstep(builds, ["bench_toy.py"], None, "wall", rounds=1, batch=0.001, procs=1, budget=1.0,
-                        tmp=tmp_path / "t")
-
-
-def test_a_raising_benchmark_stops_the_run_with_its_traceback(cb: ModuleType, tmp_path: Path) -> None:
-    a = _bench_dir(tmp_path / "a", BENCH)
-    broken = BENCH.replace("    CALLS.append(x)",
-                           "    CALLS.append(x)\n    if len(CALLS) > 3: raise ValueError('the core broke')")
-    b = _bench_dir(tmp_path / "b", broken)
-    builds = [cb.Build("one", sys.executable, a), cb.Build("two", sys.executable, b)]
-    (tmp_path / "t").mkdir()
-    with pytest.raises(SystemExit, match="(?s)two: the benchmarked call raised.*the core broke"):
+    with pytest.raises(SystemExit, match=message):
         cb.run_lockstep(builds, ["bench_toy.py"], None, "wall", rounds=2, batch=0.001, procs=1, budget=1.0,
                         tmp=tmp_path / "t")
 
