@@ -8,8 +8,8 @@ calls for every build) back to back, a fraction of a second apart, in an
 order shuffled per round, for ``--rounds`` rounds. A round's ratio of two
 builds' rates compares batches run within the same second on the same
 core; the figure to read is the median of those ratios over every round,
-each process of one build against each of the other's. Rates are units per second, so a ratio above 1 means the
-first-named build is faster.
+each process of one build against each of the other's. Rates are units
+per second, so a ratio above 1 means the first-named build is faster.
 
 Why this way (docs/engine-notes.md, tenth pass): on this machine kind the
 same Python loop runs in 27 or 46 ms from one second to the next, and a
@@ -212,7 +212,7 @@ def run_lockstep(builds: list[Build], files: list[str], select: Optional[str], t
                  batch: float, procs: int, budget: float, tmp: Path) -> dict[str, dict[str, list[float]]]:
     """{build name: {benchmark key: [its rate in each round and process]}}: `procs` processes a build, every
     process's batch of a benchmark back to back in each round; the lists of every build in one order (by
-    round, then process), so that zipping two builds' lists pairs batches of the same round."""
+    round, then process), so that cross_ratios pairs batches of the same round."""
     workers: list[Worker] = []
     try:
         for p in range(procs):
@@ -425,21 +425,22 @@ def main() -> None:
         if not args.files:
             print(f"skipped {f}: {SKIP[f]}", file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
-        fastest = run_lockstep(builds, files, args.select, args.timer, args.rounds, args.batch, args.procs, args.budget,
-                               Path(tmp))
+        rates = run_lockstep(builds, files, args.select, args.timer, args.rounds, args.batch, args.procs,
+                             args.budget, Path(tmp))
     names = [b.name for b in builds]
     if args.json:       # JSON lines: the run, then one line a benchmark (every build's rates)
-        keys = sorted(k for k in fastest[names[0]] if all(k in fastest[n] for n in names))
+        keys = sorted(k for k in rates[names[0]] if all(k in rates[n] for n in names))
         args.json.write_text("".join(json.dumps(x) + "\n" for x in [
             {"command": " ".join(sys.argv), "procs": args.procs, "builds": names, "pairs": pairs},
-            *({"key": k, "rates": {n: fastest[n][k] for n in names}} for k in keys)]))
-    report(names, pairs, args.procs, fastest, args.threshold, args.per_round)
+            *({"key": k, "rates": {n: rates[n][k] for n in names}} for k in keys)]))
+    report(names, pairs, args.procs, rates, args.threshold, args.per_round)
 
 
-def report(names: list[str], pairs: list[tuple[str, str]], procs: int, fastest: dict[str, dict[str, list[float]]],
+def report(names: list[str], pairs: list[tuple[str, str]], procs: int, rates: dict[str, dict[str, list[float]]],
            threshold: float, per_round: bool) -> None:
-    """The table: each benchmark's fastest rates, its ratios and PASS or FAIL; exits 1 when one fails."""
-    best = {name: {k: max(v) for k, v in per.items()} for name, per in fastest.items()}
+    """The table: each benchmark's fastest batch rates, its ratios and PASS or FAIL; exits 1 when one fails.
+    rates is run_lockstep's: {build: {benchmark: [a rate a batch, by round, then process]}}."""
+    best = {name: {k: max(v) for k, v in per.items()} for name, per in rates.items()}
     # each round's ratio (the builds' batches of a round run back to back,
     # within a fraction of a second), then the median over rounds: the
     # figure least moved by the machine's slow spells
@@ -457,7 +458,7 @@ def report(names: list[str], pairs: list[tuple[str, str]], procs: int, fastest: 
         line = f"{key:<44}" + "".join(f" {best[n][key]:>15,.0f}" for n in names)
         free = any(s in key for s in BUILD_FREE)
         for a, o in pairs:
-            paired = statistics.median(cross_ratios(fastest[a][key], fastest[o][key], procs))
+            paired = statistics.median(cross_ratios(rates[a][key], rates[o][key], procs))
             verdict = "PASS" if paired >= threshold else "FAIL"
             if a == "vs-copy":
                 control.append(paired)
@@ -469,7 +470,7 @@ def report(names: list[str], pairs: list[tuple[str, str]], procs: int, fastest: 
                 noise.append(paired)
             line += f" {best[a][key] / best[o][key]:>16.3f} {paired:>11.3f} {verdict}"
             if per_round:
-                line += " [" + " ".join(f"{y / x:.3f}" for x, y in zip(fastest[o][key], fastest[a][key])) + "]"
+                line += " [" + " ".join(f"{y / x:.3f}" for x, y in zip(rates[o][key], rates[a][key])) + "]"
         print(line + ("  (runs no build code: noise)" if free else ""))
     if noise:
         print(f"noise gauge: {len(noise)} ratios of benchmarks that run no build code, "
