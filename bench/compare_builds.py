@@ -20,7 +20,7 @@ of a build at 0.55-1.85 of the original in one run. So:
   except a benchmark that keeps more than one core busy, which runs on all;
 - each process runs from its own fresh copy of its build's files: which
   physical pages the page cache gave a build's files moved its speed by up
-  to 9% on some benchmarks, the same way run after run (see FRESH_COPIES);
+  to 9% on some benchmarks, the same way run after run;
 - ``--procs`` processes a build (default 3) draw that luck, and the heap's
   layout, several times, and a block of a drawn size is held during each
   batch so that the blocks the calls allocate fall elsewhere each round.
@@ -77,19 +77,18 @@ import sys
 import tempfile
 import zipfile
 from pathlib import Path
-from typing import NamedTuple, Optional
+from typing import NamedTuple, NoReturn, Optional
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 CACHE = ROOT / "build" / "compare-builds"
-#: Each bench process runs from its own copy of its build. A byte-identical
-#: copy of a build ran up to 9% slower or faster than the original on some
-#: benchmarks, the same way run after run, until its files were written
-#: again: the speed followed which physical pages the page cache gave the
-#: files (the cache sets the extension's code and data fall in), not the
-#: bytes. So every process runs from files written for it, and several
-#: processes a build draw that luck several times.
-FRESH_COPIES = True
+# Each bench process runs from its own copy of its build. A byte-identical
+# copy of a build ran up to 9% slower or faster than the original on some
+# benchmarks, the same way run after run, until its files were written
+# again: the speed followed which physical pages the page cache gave the
+# files (the cache sets the extension's code and data fall in), not the
+# bytes. So every process runs from files written for it, and several
+# processes a build draw that luck several times (Worker).
 
 #: bench files with nothing to compare between builds, and why
 SKIP = {
@@ -143,10 +142,10 @@ class Worker:
     def __init__(self, b: Build, files: list[str], select: Optional[str], timer: str, log: Path) -> None:
         self.build = b
         self.live: Optional[Path] = None
-        if b.target is not None and FRESH_COPIES:
+        if b.target is not None:
             # a fresh copy of the unpacked build for each process, in the
             # run's temporary directory: new files, so new page-cache pages
-            # (see FRESH_COPIES)
+            # (the note on copies above)
             self.live = log.with_suffix(".build")
             shutil.copytree(b.target, self.live / b.target.name, symlinks=True)
             b = b._replace(target=self.live / b.target.name)
@@ -170,17 +169,18 @@ class Worker:
             self.w.write(json.dumps(msg) + "\n")
             self.w.flush()
         except BrokenPipeError:
-            self.proc.wait()
-            sys.exit(f"{self.build.name}: the bench process ended unexpectedly (exit {self.proc.returncode}):\n"
-                     + self.log.read_text()[-3000:])
+            self._died()
 
     def recv(self) -> dict:
         line = self.r.readline()
         if not line:
-            self.proc.wait()
-            sys.exit(f"{self.build.name}: the bench process ended unexpectedly (exit {self.proc.returncode}):\n"
-                     + self.log.read_text()[-3000:])
+            self._died()
         return json.loads(line)
+
+    def _died(self) -> NoReturn:
+        self.proc.wait()
+        sys.exit(f"{self.build.name}: the bench process ended unexpectedly (exit {self.proc.returncode}):\n"
+                 + self.log.read_text()[-3000:])
 
     def ask(self, msg: dict) -> dict:
         """The worker's answer to a command: exits with the worker's traceback when its call raised."""
