@@ -54,6 +54,13 @@ int cv_rules_init(cv_rules *r, const cv_card_def *defs, int n) {
         r->number_of[c] = r->card[c].number;
         r->modifier_of[c] = r->card[c].modifier;
     }
+    for (int j = 0; j < 4; ++j)
+        for (int b = 0; b < 256; ++b) {
+            int sum = 0;
+            for (int i = 0; i < 8; ++i)
+                if ((b >> i & 1) && 8 * j + i < n && (r->capybara_mask & BIT(8 * j + i))) sum += r->number_of[8 * j + i];
+            r->number_sum[j][b] = (int16_t)sum;
+        }
     for (int c = 0; c < n; ++c) {
         r->same_modifier[c] = 0;
         for (int d = 0; d < n; ++d)
@@ -269,11 +276,15 @@ int cv_legal_actions(const cv_rules *r, const cv_state *s, int *buf) {
 
 void cv_scores(const cv_rules *r, const cv_state *s, int out[2]) {
     for (int k = 0; k < 2; ++k) {
-        int total = 0;
+        /* R28: each capybara's number plus its segment's river modifier; the
+         * numbers summed a byte of cards at a time over the whole side (the
+         * segments hold different cards), the modifiers counted per segment */
+        const uint32_t all = (s->side[0][k] | s->side[1][k] | s->side[2][k]) & r->capybara_mask;
+        int total = r->number_sum[0][all & 255] + r->number_sum[1][all >> 8 & 255] + r->number_sum[2][all >> 16 & 255] +
+                    r->number_sum[3][all >> 24];
         for (int i = 0; i < CV_SEGMENTS; ++i) {
             const uint32_t sd = s->side[i][k];
-            const int mod = r->modifier_of[s->river[i]];
-            for (uint32_t m = sd & r->capybara_mask; m; m &= m - 1) total += r->number_of[ctz32(m)] + mod;   /* R28 */
+            total += r->modifier_of[s->river[i]] * popcount32(sd & r->capybara_mask);
             /* a guardian (R22: the capybara on its capitico's side; a segment
              * holds at most one capybara of a herd) scores one more */
             for (uint32_t kk = sd & r->capitico_mask; kk; kk &= kk - 1)
@@ -315,6 +326,24 @@ static void end_round(const cv_rules *r, cv_state *s, int mover, cv_state *snaps
     else s->n_avail = 0;   /* not dealt: nothing to play from here (cv_apply_scored) */
 }
 
+/* Take card c out of the available row, keeping the order of the others
+ * (a legal action's card is in avail[0..n_avail)). The row as one word: the
+ * first byte equal to c found without a branch, the bytes above it moved
+ * down one; what lies past n_avail is not read by anything. */
+static inline void take_avail(cv_state *s, int c) {
+    const uint32_t w = (uint32_t)s->avail[0] | (uint32_t)s->avail[1] << 8 | (uint32_t)s->avail[2] << 16 |
+                       (uint32_t)s->avail[3] << 24;
+    const uint32_t x = w ^ (0x01010101u * (uint32_t)(uint8_t)c);
+    const uint32_t z = (x - 0x01010101u) & ~x & 0x80808080u;   /* exact at its lowest set byte */
+    const int j = z ? ctz32(z) >> 3 : 4;
+    if (j < s->n_avail) {
+        const uint32_t low = (1u << (8 * j)) - 1u, v = (w & low) | ((w >> 8) & ~low);
+        s->avail[0] = (uint8_t)v; s->avail[1] = (uint8_t)(v >> 8);
+        s->avail[2] = (uint8_t)(v >> 16); s->avail[3] = (uint8_t)(v >> 24);
+    }
+    s->n_avail--;
+}
+
 /* Apply action; at a round's end, snapshot (if any) gets the river as scored,
  * sc the scores, and the next round is dealt when deal is set. Returns 1 when
  * the round ended. */
@@ -322,11 +351,7 @@ static int apply_impl(const cv_rules *r, cv_state *s, int action, cv_state *snap
     int c = 0, seg = 0, t = 0;
     cv_decode(r, action, &c, &seg, &t);
     const int C = r->ncards, me = s->to_move;
-    /* take the card out of the available row, keeping the order */
-    int j = 0;
-    while (j < s->n_avail && s->avail[j] != c) ++j;
-    for (; j + 1 < s->n_avail; ++j) s->avail[j] = s->avail[j + 1];
-    s->n_avail--;
+    take_avail(s, c);
 
     const cv_card_def *d = &r->card[c];
     if (seg == 3 && t == C) {                                  /* R24 discard */
