@@ -57,6 +57,7 @@ typedef struct {
     int8_t number_of[CV_MAX_CARDS], modifier_of[CV_MAX_CARDS];
     uint32_t same_modifier[CV_MAX_CARDS];  /* cards whose river modifier is card c's (c included) */
     uint16_t decode[4 * CV_MAX_CARDS * (CV_MAX_CARDS + 1)];  /* id -> card | seg<<5 | target<<7 */
+    uint32_t beats[CV_MAX_CARDS];       /* the cards capybara c beats by number (R25; read within a herd) */
     int16_t number_sum[4][256];         /* [j][b]: the numbers of the capybaras among cards 8j..8j+7 in b */
 } cv_rules;
 
