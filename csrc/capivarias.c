@@ -61,18 +61,14 @@ int cv_rules_init(cv_rules *r, const cv_card_def *defs, int n) {
         r->number_of[c] = r->card[c].number;
         r->modifier_of[c] = r->card[c].modifier;
     }
-    for (int c = 0; c < n; ++c) {
-        r->beats[c] = 0;
+    for (int c = 0; c < n; ++c)                 /* r->beats and r->number_sum were zeroed above */
         for (int d = 0; d < n; ++d)
             if (beats_by_number(r->number_of[c], r->number_of[d])) r->beats[c] |= BIT(d);
+    for (uint32_t m = r->capybara_mask; m; m &= m - 1) {
+        const int c = ctz32(m);
+        for (int b = 0; b < 256; ++b)
+            if (b >> (c & 7) & 1) r->number_sum[c >> 3][b] = (int16_t)(r->number_sum[c >> 3][b] + r->number_of[c]);
     }
-    for (int j = 0; j < 4; ++j)
-        for (int b = 0; b < 256; ++b) {
-            int sum = 0;
-            for (int i = 0; i < 8; ++i)
-                if ((b >> i & 1) && 8 * j + i < n && (r->capybara_mask & BIT(8 * j + i))) sum += r->number_of[8 * j + i];
-            r->number_sum[j][b] = (int16_t)sum;
-        }
     for (int c = 0; c < n; ++c) {
         r->same_modifier[c] = 0;
         for (int d = 0; d < n; ++d)
