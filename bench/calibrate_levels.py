@@ -144,8 +144,10 @@ def table(name: str, root: Path = KEPT) -> str:
         if r is None:
             lines.append(f"| {hi} | {desc} | {lo} ({_describe(game, lo)}) | not measured | | | | |")
             continue
-        full = r["deals"] >= deals and r["games"] >= r["deals"] * r["seatings"]
-        mark = ("yes" if r["ok"] else "**no**") if full else f"so far ({r['games']} of {deals * r['seatings']} games)"
+        # a match may be played on past the table's deals (--deals): then its own deals count
+        expected = max(deals, r["deals"]) * r["seatings"]
+        full = r["games"] >= expected
+        mark = ("yes" if r["ok"] else "**no**") if full else f"so far ({r['games']} of {expected} games)"
         need = f"{'>' if r['need'] == 0.5 else '>='} {r['need']:.2f}: {mark}"
         if multi:
             lines.append(f"| {hi} | {desc} | {lo} ({_describe(game, lo)}) | {r['games']} | "

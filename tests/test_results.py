@@ -189,3 +189,25 @@ def test_multiplayer_level_rows_score_the_two_levels_win_shares(bench: None, tmp
     table = calibrate_levels.table("capulana-3p", tmp_path)
     assert "| 3 | ismcts 8 | 2 (greedy) | 12 |" in table and "so far (12 of 150 games)" in table
     assert table.count("not measured") == 15
+
+
+def test_level_row_played_past_the_tables_deals_counts_its_own(
+        bench: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match played on past its table's deals (``--deals``) is full only
+    with every seating of its own deals, and says how far it is while not."""
+    from tabuleiro import arena
+
+    calibrate_levels = _import("calibrate_levels")
+    game, params, _ = calibrate_levels.TABLES["capulana-3p"]
+    monkeypatch.setitem(calibrate_levels.TABLES, "capulana-3p", (game, params, 1))   # a table of one deal
+    out = calibrate_levels.path_of(tmp_path, "capulana", 3, 2, 3)
+    out.parent.mkdir(parents=True)
+    arena.run("capulana", ["level:3", "level:2"], deals=2, seed=9, params={"players": 3}, out=out, jobs=1)
+    lines = out.read_text("utf-8").splitlines()
+    assert len(lines) == 1 + 6
+    out.write_text("\n".join(lines[:-1]) + "\n", "utf-8")       # the second deal's last game not played
+    table = calibrate_levels.table("capulana-3p", tmp_path)
+    assert "| 3 | ismcts 8 | 2 (greedy) | 5 |" in table and "so far (5 of 6 games)" in table
+    out.write_text("\n".join(lines) + "\n", "utf-8")
+    table = calibrate_levels.table("capulana-3p", tmp_path)
+    assert "| 3 | ismcts 8 | 2 (greedy) | 6 |" in table and "so far" not in table
