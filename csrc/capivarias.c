@@ -298,6 +298,20 @@ void cv_scores(const cv_rules *r, const cv_state *s, int out[2]) {
     }
 }
 
+void cv_segment_scores(const cv_rules *r, const cv_state *s, int player, int score[CV_SEGMENTS],
+                       int capybaras[CV_SEGMENTS]) {
+    for (int i = 0; i < CV_SEGMENTS; ++i) {
+        const uint32_t sd = s->side[i][player], cap = sd & r->capybara_mask;
+        const int n = popcount32(cap);
+        int total = r->number_sum[0][cap & 255] + r->number_sum[1][cap >> 8 & 255] + r->number_sum[2][cap >> 16 & 255] +
+                    r->number_sum[3][cap >> 24] + r->modifier_of[s->river[i]] * n;
+        for (uint32_t kk = sd & r->capitico_mask; kk; kk &= kk - 1)   /* a guardian scores one more (R22, R28) */
+            total += (sd & r->herd_mask[r->herd_of[ctz32(kk)]]) != 0;
+        score[i] = total;
+        capybaras[i] = n;
+    }
+}
+
 void cv_returns(const cv_state *s, double out[2]) {
     out[0] = out[1] = 0.0;
     if (cv_is_terminal(s) && s->winner != CV_NONE) {

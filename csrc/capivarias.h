@@ -124,6 +124,11 @@ int cv_apply_checked(const cv_rules *r, cv_state *s, int action);
 /* Round score of each player as the river stands now (R28). */
 void cv_scores(const cv_rules *r, const cv_state *s, int out[2]);
 
+/* Segment by segment, what `player`'s side scores now (R28, as cv_scores
+ * sums it) and how many capybaras it holds. */
+void cv_segment_scores(const cv_rules *r, const cv_state *s, int player, int score[CV_SEGMENTS],
+                       int capybaras[CV_SEGMENTS]);
+
 /* Returns: +1/-1 for winner/loser once over, 0/0 otherwise and on a draw. */
 void cv_returns(const cv_state *s, double out[2]);
 

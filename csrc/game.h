@@ -151,11 +151,18 @@ typedef struct {
      * alike: e.g. open loop on chance, where information sets that differ
      * only by what chance revealed share a node */
     uint64_t (*search_key)(const void *rules, const void *state, int player);
+    /* a rollout baseline (NULL: none): a cheap estimate, per player, of what
+     * a uniform rollout from a state not past the horizon returns. Searches
+     * that ask for control variates correct each rollout by it (search.c,
+     * rollout_cv): any baseline leaves the rollout's mean where it was, and
+     * one that tracks the value lowers its variance */
+    void (*rollout_baseline)(const void *rules, const void *state, double *out);
     /* per-game search defaults (the one place they are stated) */
     double default_c;            /* UCT exploration constant */
     int default_shaped;          /* 1 = search on shaped_returns by default */
     int default_prior;           /* 1 = progressive widening under action_prior by default */
     int default_horizon;         /* 1 = rollouts end at the horizon by default */
+    int default_control_variates;   /* 1 = ismcts corrects its rollouts by rollout_baseline by default */
 } sr_policy;
 
 /* ---- registry -------------------------------------------------------------- */

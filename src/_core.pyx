@@ -116,7 +116,8 @@ def game_spec(str name):
     params = [(d.params[i].name.decode(), d.params[i].min, d.params[i].max, d.params[i].default)
               for i in range(d.num_params)]
     pol = {"c": d.policy.default_c, "shaped": bool(d.policy.default_shaped), "prior": bool(d.policy.default_prior),
-           "horizon": bool(d.policy.default_horizon)}
+           "horizon": bool(d.policy.default_horizon),
+           "control_variates": bool(d.policy.default_control_variates)}
     return files, params, pol
 
 
@@ -719,7 +720,8 @@ cdef class CoreState:
         return j.nodes
 
     def _search(self, int kind, uint64_t seed, int64_t iterations, double time_limit, double c, bint heuristic,
-                bint shaped, bint prior, bint horizon, int threads, int64_t max_nodes, StopFlag stop=None):
+                bint shaped, bint prior, bint horizon, bint control_variates, int threads, int64_t max_nodes,
+                StopFlag stop=None):
         """Search from this state (a copy) with the GIL released. Returns
         (best, [(action, visits, mean)], iterations, nodes, pool_full, stopped)."""
         cdef const sr_game *g = self._g()
@@ -728,7 +730,7 @@ cdef class CoreState:
         cdef search_job j
         j.g = g
         j.root = root.b
-        sr_make_evaluator(self.core_game.d.policy, heuristic, shaped, prior, horizon, &j.ev)
+        sr_make_evaluator(self.core_game.d.policy, heuristic, shaped, prior, horizon, control_variates, &j.ev)
         j.p.kind = kind
         j.p.seed = seed
         j.p.iterations = iterations

@@ -65,6 +65,7 @@ cdef extern from "game.h" nogil:
         int default_shaped
         int default_prior
         int default_horizon
+        int default_control_variates
 
     ctypedef struct sr_param_spec:
         const char *name
@@ -113,7 +114,7 @@ cdef extern from "search/search.h" nogil:
         pass
 
     void sr_make_evaluator(const sr_policy *policy, int heuristic_rollout, int shaped, int prior, int horizon,
-                           sr_evaluator *out)
+                           int control_variates, sr_evaluator *out)
 
     ctypedef struct sr_params:
         int kind

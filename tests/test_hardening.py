@@ -488,7 +488,7 @@ def test_core_search_takes_the_largest_c_long(kind: int) -> None:
     """The C layer itself with LONG_MAX iterations (the old build's overflow
     showed there: 0 visits); make() keeps users below 2**62."""
     s = capivarias.new_game(seed=5)
-    best, stats, iterations, _, _, _ = s._search(kind, 1, 2**63 - 1, 0.3, 1.4, False, False, False, False, 1, 1 << 16, None)
+    best, stats, iterations, _, _, _ = s._search(kind, 1, 2**63 - 1, 0.3, 1.4, False, False, False, False, False, 1, 1 << 16, None)
     assert iterations > 0 and sum(v for _, v, _ in stats) > 0
 
 

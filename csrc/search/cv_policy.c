@@ -3,6 +3,8 @@
 #include "policies.h"
 #include "../capivarias.h"
 #include "../rng.h"
+#include "../portable.h"
+#include <math.h>
 
 /* The mover's round score minus the opponent's after action (the river as
  * scored if the action ends the round); a won game counts above any score. */
@@ -119,6 +121,120 @@ static void cv_horizon_value(const void *rules, const void *state, double *out) 
     out[1] = -v;
 }
 
+/* ---- the rollout baseline (control variates) ------------------------------------
+ * The search corrects a uniform rollout, step by step, by how far a baseline
+ * moved on the move drawn beyond its mean over every legal move (search.c,
+ * rollout_cv): the mean stays the rollout's, and the noise of the draws
+ * cancels as far as the baseline tracks the value. Here it models the
+ * round's final margin, from the mover's side, as normal with a mean linear
+ * in the mover's score margin and capybara margin in each segment and a
+ * spread, both fitted per deck and cards left on uniform random play by
+ * csrc/tests/fit_cv_baseline.c, and values the round as the horizon does:
+ * the chances of winning, tying and losing it, each with what it is worth in
+ * the match, plus the margin term (issue 25, docs/strength.md). The fit,
+ * made again after a change to the rules or the horizon:
+ *   cmake -S . -B build/ctests -DTABULEIRO_C_TESTS=ON
+ *   cmake --build build/ctests --target fit_cv_baseline
+ *   build/ctests/fit_cv_baseline > csrc/search/cv_baseline_fit.h */
+
+#define CV_FIT_LEFT 29                 /* cards left 0..28 */
+#define CV_MU_STEP 0.25                /* the margin's grid, -CV_MU_MAX..CV_MU_MAX */
+#define CV_MU_MAX 40.0
+#define CV_MU_N 321
+
+/* [deck][cards left]: the constant, the mover's score margins and capybara
+ * margins in segments 0-2, the residual sd (0: no fit; the match value then) */
+static const float cv_baseline_fit[2][CV_FIT_LEFT][8] =
+#include "cv_baseline_fit.h"
+;
+
+/* [deck][cards left][the mean margin on the grid]: the chances that the
+ * mover wins and ties the round, and E[clip(margin / CV_MARGIN_SCALE); won]
+ * and E[...; lost] (clip to +-1), under the fitted normal */
+static float cv_round_table[2][CV_FIT_LEFT][CV_MU_N][4];
+/* match_value by [w0][w1][rounds played], w0, w1 <= 1 */
+static double cv_match_table[2][2][CV_MAX_ROUNDS + 1];
+static tb_once cv_tables_once = TB_ONCE_INIT;
+
+static void cv_tables_init(void) {
+    for (int a = 0; a < 2; ++a)
+        for (int b = 0; b < 2; ++b)
+            for (int p = 0; p <= CV_MAX_ROUNDS; ++p) cv_match_table[a][b][p] = match_value(a, b, p);
+    for (int deck = 0; deck < 2; ++deck)
+        for (int left = 0; left < CV_FIT_LEFT; ++left) {
+            const double sd = cv_baseline_fit[deck][left][7];
+            if (!(sd > 0)) continue;
+            for (int g = 0; g < CV_MU_N; ++g) {
+                const double mu = -CV_MU_MAX + g * CV_MU_STEP, k = 1.0 / (sd * sqrt(2.0));
+                double p_win = 0, p_tie = 0, e_win = 0, e_loss = 0;
+                for (int m = -120; m <= 120; ++m) {   /* the margin is an integer: P(m) = Phi(m + 1/2) - Phi(m - 1/2) */
+                    const double p = 0.5 * (erf((m + 0.5 - mu) * k) - erf((m - 0.5 - mu) * k));
+                    double c = m / CV_MARGIN_SCALE;
+                    c = c > 1.0 ? 1.0 : c < -1.0 ? -1.0 : c;
+                    if (m > 0) { p_win += p; e_win += p * c; }
+                    else if (m == 0) p_tie += p;
+                    else e_loss += p * c;
+                }
+                float *q = cv_round_table[deck][left][g];
+                q[0] = (float)p_win; q[1] = (float)p_tie; q[2] = (float)e_win; q[3] = (float)e_loss;
+            }
+        }
+}
+
+/* Player 0's value once the round is over, by who won it (k = 0: player 0,
+ * 1: player 1, 2: a tie), as value_after_round gives it without the margin
+ * term; *goes_on = 1 where the game goes on, which adds that term. */
+static double round_outcome(const cv_state *s, int k, int *goes_on) {
+    const int w0 = s->wins[0], w1 = s->wins[1], x = w0 + (k != 1), y = w1 + (k != 0);
+    const int last = s->round >= CV_MAX_ROUNDS;
+    if (w0 >= 2 && w1 >= 2) {                     /* sudden death: a round not tied decides (R29) */
+        *goes_on = k == 2 && !last;
+        return k == 0 ? 1.0 : k == 1 ? -1.0 : 0.0;
+    }
+    if ((x >= 2) != (y >= 2)) { *goes_on = 0; return x >= 2 ? 1.0 : -1.0; }
+    *goes_on = !last;
+    if (x >= 2 || last) return 0.0;               /* into sudden death (even), or R30's draw */
+    return cv_match_table[x][y][s->round];
+}
+
+/* The baseline: a state past the horizon or at a last take valued as the
+ * horizon values it (exactly), else the fitted normal's value of the round. */
+static void cv_rollout_baseline(const void *rules, const void *state, double *out) {
+    const cv_rules *r = (const cv_rules *)rules;
+    const cv_state *s = (const cv_state *)state;
+    tb_call_once(&cv_tables_once, cv_tables_init);
+    const int left = s->n_avail + s->n_pile - s->pile_top, deck = s->expansion != 0;
+    if (cv_is_terminal(s) || cv_last_take(s) || left >= CV_FIT_LEFT || !(cv_baseline_fit[deck][left][7] > 0)) {
+        cv_horizon_value(rules, state, out);
+        return;
+    }
+    const float *b = cv_baseline_fit[deck][left];
+    const int me = s->to_move;
+    int sc[2][CV_SEGMENTS], cn[2][CV_SEGMENTS];
+    cv_segment_scores(r, s, me, sc[0], cn[0]);
+    cv_segment_scores(r, s, 1 - me, sc[1], cn[1]);
+    double mu = b[0];
+    for (int i = 0; i < CV_SEGMENTS; ++i) mu += b[1 + i] * (sc[0][i] - sc[1][i]) + b[4 + i] * (cn[0][i] - cn[1][i]);
+    double g = (mu + CV_MU_MAX) / CV_MU_STEP;      /* linear between grid points */
+    g = g < 0.0 ? 0.0 : g > CV_MU_N - 1 ? CV_MU_N - 1 : g;
+    const int g0 = (int)g < CV_MU_N - 1 ? (int)g : CV_MU_N - 2;
+    const double f = g - g0;
+    const float *q0 = cv_round_table[deck][left][g0], *q1 = cv_round_table[deck][left][g0 + 1];
+    double q[4];
+    for (int i = 0; i < 4; ++i) q[i] = (1.0 - f) * q0[i] + f * q1[i];
+    /* from the mover's side to player 0's */
+    const double p_lose = 1.0 - q[0] - q[1];
+    const double p0[3] = {me == 0 ? q[0] : p_lose, me == 0 ? p_lose : q[0], q[1]};
+    const double e0_win = me == 0 ? q[2] : -q[3], e0_loss = me == 0 ? q[3] : -q[2];
+    int on[3];
+    double v = 0.0;
+    for (int k = 0; k < 3; ++k) v += p0[k] * round_outcome(s, k, &on[k]);
+    v += CV_MARGIN_LAMBDA * (on[0] * e0_win + on[1] * e0_loss);
+    v = v > 1.0 ? 1.0 : v < -1.0 ? -1.0 : v;
+    out[0] = v;
+    out[1] = -v;
+}
+
 /* ---- open loop on chance ---------------------------------------------------------
  * Both players see the same things (R20: the river cards' identities and the
  * pile are hidden from both), so a Capivárias information set is split from
@@ -154,9 +270,11 @@ const sr_policy cv_policy = {
     .phase = cv_phase,
     .horizon_value = cv_horizon_value,
     .search_key = cv_search_key,
+    .rollout_baseline = cv_rollout_baseline,
     .default_c = 1.4,
     .default_shaped = 0,
     .default_prior = 0,
     .default_horizon = 1,      /* ismcts with it against without: 0.531 of 1,200 games (docs/rl.md);
                                   the last take and the margin: docs/strength.md */
+    .default_control_variates = 1,   /* ismcts: SPRT [0, 20] against mcts, docs/strength.md */
 };

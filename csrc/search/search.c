@@ -75,7 +75,7 @@ static inline double log_n(uint32_t n) { return n < LOG_TABLE ? log_table[n] : l
 static double now_seconds(void) { return tb_monotonic_seconds(); }
 
 void sr_make_evaluator(const sr_policy *policy, int heuristic_rollout, int shaped, int prior, int horizon,
-                       sr_evaluator *out) {
+                       int control_variates, sr_evaluator *out) {
     out->rollout = heuristic_rollout && policy ? policy->heuristic_action : NULL;
     out->value = shaped && policy ? policy->shaped_returns : NULL;
     out->prior = prior && policy ? policy->action_prior : NULL;
@@ -85,6 +85,7 @@ void sr_make_evaluator(const sr_policy *policy, int heuristic_rollout, int shape
     out->phase = h ? policy->phase : NULL;
     out->horizon_value = h ? policy->horizon_value : NULL;
     out->node_key = policy ? policy->search_key : NULL;
+    out->baseline = control_variates && !out->rollout && policy ? policy->rollout_baseline : NULL;
 }
 
 
@@ -101,6 +102,71 @@ static inline void value_of(const tree_t *t, const void *state, int cut, double 
     if (cut) t->ev->horizon_value(t->g->rules, state, out);
     else if (t->ev->value) t->ev->value(t->g->rules, state, out);
     else t->g->returns(t->g->rules, state, out);
+}
+
+/* Where a rollout from the phase ph0 stops: 1 at the end of the game, 2 at
+ * the horizon (the phase changed), else 0. */
+static inline int rollout_end(const tree_t *t, const void *state, int ph0) {
+    if (t->g->current_player(t->g->rules, state) == SR_TERMINAL) return 1;
+    return t->ev->phase && t->ev->horizon_value && t->ev->phase(t->g->rules, state) != ph0 ? 2 : 0;
+}
+
+/* A uniform rollout with control variates (issue 25): at each step the mean,
+ * over every legal action, of the value of the state it leads to (the
+ * baseline's, or value_of's where the rollout would stop there) is added,
+ * and that of the action drawn taken off. Each such term has mean zero
+ * given the steps before it, so the estimate's mean is the plain rollout's;
+ * where the baseline tracks the value, most of what the draws add to the
+ * variance cancels. The values of every player into ret: not clipped to
+ * the returns' range, which they may leave (clipping them would pull every
+ * mean near a bound towards the middle). SR_OK or SR_E_STUCK, as a rollout. */
+static int rollout_cv(tree_t *t, void *state, double *ret) {
+    const sr_game *g = t->g;
+    const int np = g->info.num_players;
+    const size_t size = g->info.state_size;
+    const int ph0 = t->ev->phase && t->ev->horizon_value ? t->ev->phase(g->rules, state) : 0;
+    int legal[SR_MAX_LEGAL];
+    double acc[SR_MAX_PLAYERS] = {0}, w[SR_MAX_PLAYERS], w_drawn[SR_MAX_PLAYERS] = {0}, mean[SR_MAX_PLAYERS];
+    sr_state_buf next, drawn;
+    int end = rollout_end(t, state, ph0);
+    if (end) { value_of(t, state, end == 2, ret); return SR_OK; }
+    for (int steps = 0; steps < g->info.max_game_length; ++steps) {
+        const int n = g->legal_actions(g->rules, state, legal);
+        if (n <= 0) return SR_E_STUCK;
+        const int pick = (int)rng_pick(&t->rng, (uint32_t)n);
+        int end_drawn = 0;
+        for (int k = 0; k < np; ++k) mean[k] = 0.0;
+        for (int i = 0; i < n; ++i) {
+            memcpy(next.b, state, size);
+            g->apply(g->rules, next.b, legal[i]);
+            const int e = rollout_end(t, next.b, ph0);
+            if (e) value_of(t, next.b, e == 2, w);
+            else t->ev->baseline(g->rules, next.b, w);
+            for (int k = 0; k < np; ++k) mean[k] += w[k];
+            if (i == pick) {
+                memcpy(drawn.b, next.b, size);
+                memcpy(w_drawn, w, sizeof w);
+                end_drawn = e;
+            }
+        }
+        for (int k = 0; k < np; ++k) acc[k] += mean[k] / n - w_drawn[k];
+        memcpy(state, drawn.b, size);
+        if (end_drawn) {
+            for (int k = 0; k < np; ++k) ret[k] = w_drawn[k] + acc[k];
+            return SR_OK;
+        }
+    }
+    return SR_E_STUCK;
+}
+
+/* The value of a rollout from state (state is played out): with control
+ * variates where the evaluator has a baseline. SR_OK or SR_E_STUCK. */
+static int evaluate(tree_t *t, void *state, double *ret) {
+    if (t->ev->baseline) return rollout_cv(t, state, ret);
+    int cut;
+    int rc = rollout(t, state, &cut);
+    if (rc == SR_OK) value_of(t, state, cut, ret);
+    return rc;
 }
 
 /* ---- pools ---------------------------------------------------------------- */
@@ -299,11 +365,9 @@ static void iterate_tree(tree_t *t, int ismcts) {
             node = t->edges[chosen].child;
         }
     }
-    int cut;
-    int rc = rollout(t, state, &cut);
-    if (rc != SR_OK) { t->error = rc; return; }
     double ret[SR_MAX_PLAYERS];
-    value_of(t, state, cut, ret);
+    int rc = evaluate(t, state, ret);
+    if (rc != SR_OK) { t->error = rc; return; }
     for (int i = 0; i < depth; ++i) {          /* max^n: each node's player's return */
         edge_t *e = &t->edges[path_edge[i]];
         e->visits++;
@@ -319,10 +383,8 @@ static void iterate_flat(tree_t *t) {
     int i = (int)(t->iterations_done % t->n_root);
     g->determinize(g->rules, t->root, t->root_player, rng_draw(&t->rng), state);
     g->apply(g->rules, state, t->root_legal[i]);
-    int cut;
-    int rc = rollout(t, state, &cut);
+    int rc = evaluate(t, state, ret);
     if (rc != SR_OK) { t->error = rc; return; }
-    value_of(t, state, cut, ret);
     t->flat_visits[i]++;
     t->flat_reward[i] += ret[t->root_player];
 }
@@ -451,10 +513,13 @@ int sr_search(const sr_game *g, const sr_evaluator *ev, const void *root, const 
         for (int i = 0; i < n_root; ++i) {
             out->stats[i].action = trees[0].root_legal[i];
             out->stats[i].visits = visits[i];
-            out->stats[i].mean = visits[i] ? reward[i] / visits[i] : 0.0;
+            const double mean = visits[i] ? reward[i] / visits[i] : 0.0;
+            /* reported within the returns' range: a mean of corrected rollouts
+             * (control variates) may lie just past it */
+            out->stats[i].mean = mean < g->info.min_utility ? g->info.min_utility
+                                 : mean > g->info.max_utility ? g->info.max_utility : mean;
             /* FlatMC: best mean; trees: most visits, mean breaks ties */
-            double key = p->kind == SR_FLATMC ? out->stats[i].mean
-                                              : (double)visits[i] + 1e-6 * (out->stats[i].mean + 2.0);
+            double key = p->kind == SR_FLATMC ? mean : (double)visits[i] + 1e-6 * (out->stats[i].mean + 2.0);
             if (visits[i] == 0) key = -1e299;
             if (key > best_key) { best_key = key; out->best = trees[0].root_legal[i]; }
         }

@@ -41,15 +41,20 @@ typedef struct {
     /* rollout horizon: stop when phase() changes, value by horizon_value; NULL = play to the end */
     sr_phase_fn phase;
     void (*horizon_value)(const void *rules, const void *state, double *out);
+    /* control variates: each uniform rollout corrected by this baseline (the
+     * policy's rollout_baseline); NULL = plain rollouts */
+    void (*baseline)(const void *rules, const void *state, double *out);
     /* ISMCTS's node key; NULL = the game's infostate_key */
     uint64_t (*node_key)(const void *rules, const void *state, int player);
 } sr_evaluator;
 
 /* The evaluator an agent asks for: heuristic or uniform rollouts, the shaped
  * reward or the true returns, the prior on or off, rollouts to the end or to
- * the policy's horizon (each only where the policy has one). */
+ * the policy's horizon, uniform rollouts corrected by the policy's baseline
+ * or not (each only where the policy has one; control variates only with
+ * uniform rollouts, whose expectation they need). */
 void sr_make_evaluator(const sr_policy *policy, int heuristic_rollout, int shaped, int prior, int horizon,
-                       sr_evaluator *out);
+                       int control_variates, sr_evaluator *out);
 
 typedef struct {
     int kind;                  /* sr_kind */

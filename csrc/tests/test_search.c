@@ -37,7 +37,7 @@ static int test_game(const sr_game_def *def, const char *dir, int positions, int
             g.apply(g.rules, s.b, buf[rng_below(&rng, (uint32_t)m)]);
         }
         if (g.current_player(g.rules, s.b) == SR_TERMINAL) continue;
-        sr_make_evaluator(pol, i % 3 == 0, pol->default_shaped, pol->default_prior, i % 2, &ev);
+        sr_make_evaluator(pol, i % 3 == 0, pol->default_shaped, pol->default_prior, i % 2, i % 4 < 2, &ev);
         for (int kind = 0; kind < 3; ++kind) {
             for (int threads = 1; threads <= 2; ++threads) {
                 sr_params p = {kind, 1234 + (uint64_t)i, 300, 0.0, pol->default_c, i % 3 == 0, threads,
@@ -61,7 +61,8 @@ static int test_game(const sr_game_def *def, const char *dir, int positions, int
     }
     /* budgets smaller than the thread count end (a thread's share of 0 is none, not "no limit") */
     g.new_initial_state(&g, s.b, 5);
-    sr_make_evaluator(pol, 0, pol->default_shaped, pol->default_prior, pol->default_horizon, &ev);
+    sr_make_evaluator(pol, 0, pol->default_shaped, pol->default_prior, pol->default_horizon,
+                      pol->default_control_variates, &ev);
     for (int kind = 0; kind < 3; ++kind) {
         sr_params p = {kind, 1, 1, 0.0, 1.0, 0, 4, 1 << 10, NULL};
         CHECK(sr_search(&g, &ev, s.b, &p, &a) == SR_OK && a.iterations == 1, "iterations < threads");

@@ -128,10 +128,11 @@ EMSCRIPTEN_KEEPALIVE int tbw_info_int(const sr_game *g, int k) {
 EMSCRIPTEN_KEEPALIVE double tbw_info_double(const sr_game *g, int k) {
     return k == 0 ? g->info.min_utility : k == 1 ? g->info.max_utility : g->info.utility_sum;
 }
-/* The policy's search defaults: 0 c, 1 shaped, 2 prior, 3 horizon. */
+/* The policy's search defaults: 0 c, 1 shaped, 2 prior, 3 horizon, 4 control variates (ismcts). */
 EMSCRIPTEN_KEEPALIVE double tbw_policy_default(int gi, int k) {
     const sr_policy *p = sr_game_at(gi)->policy;
-    return k == 0 ? p->default_c : k == 1 ? p->default_shaped : k == 2 ? p->default_prior : p->default_horizon;
+    return k == 0 ? p->default_c : k == 1 ? p->default_shaped : k == 2 ? p->default_prior
+         : k == 3 ? p->default_horizon : p->default_control_variates;
 }
 
 /* ---- states (buffers of SR_MAX_STATE bytes, SR_STATE_ALIGN aligned) --------- */
@@ -240,13 +241,14 @@ EMSCRIPTEN_KEEPALIVE int tbw_greedy(const sr_game *g, int gi, const void *st, ui
  * loop every TBW_SLICE_SECONDS, when *stop may be set by JavaScript. */
 EMSCRIPTEN_KEEPALIVE int tbw_search_async(const sr_game *g, int gi, const void *st, int kind, uint32_t lo,
                                           uint32_t hi, double iterations, double time_limit, double c,
-                                          int heuristic, int shaped, int prior, int horizon, int threads,
+                                          int heuristic, int shaped, int prior, int horizon,
+                                          int control_variates, int threads,
                                           double max_nodes, volatile int *stop, sr_result *out) {
     sr_state_buf root;
     sr_evaluator ev;
     sr_params p;
     memcpy(root.b, st, g->info.state_size);
-    sr_make_evaluator(sr_game_at(gi)->policy, heuristic, shaped, prior, horizon, &ev);
+    sr_make_evaluator(sr_game_at(gi)->policy, heuristic, shaped, prior, horizon, control_variates, &ev);
     memset(&p, 0, sizeof p);
     p.kind = kind;
     p.seed = u64(lo, hi);

@@ -13,7 +13,8 @@ export const MAX_THREADS = 64;
 export const MAX_NODES = 2 ** 26;
 const NODE_BYTES = 64;
 const MAX_TREE_BYTES = 8 * 2 ** 30;
-const SEARCH_FIELDS = ["seed", "iterations", "time", "c", "rollout", "threads", "max_nodes", "shaped", "prior", "horizon"];
+const SEARCH_FIELDS = ["seed", "iterations", "time", "c", "rollout", "threads", "max_nodes", "shaped", "prior", "horizon",
+  "control_variates"];
 
 // Level ladders (agents.LEVELS; tests/test_wasm.py checks this copy against it).
 // `search`: the parameters a ladder keeps (its presentation's level_search).
@@ -21,9 +22,11 @@ const ladder = (search, ...steps) => Object.fromEntries(steps.map((s, i) => [i +
   typeof s === "string" ? [s, {}] : ["ismcts", { iterations: s, ...search }]]));
 const CAPIVARIAS_STEPS = ["random", 2, 4, 8, "greedy", 100, 300, 1000, 3000, 10000];
 export const LEVELS = {
-  capivarias: ladder({ c: new JFloat(1.4), rollout: "random", shaped: false, prior: false, horizon: true },
+  capivarias: ladder({ c: new JFloat(1.4), rollout: "random", shaped: false, prior: false, horizon: true,
+    control_variates: false },
     ...CAPIVARIAS_STEPS),
-  capulana: ladder({ c: new JFloat(0.4), rollout: "random", shaped: true, prior: true, horizon: false },
+  capulana: ladder({ c: new JFloat(0.4), rollout: "random", shaped: true, prior: true, horizon: false,
+    control_variates: false },
     "random", "greedy", 8, 30, 100, 1000, 2500, 5000, 10000, 20000),
 };
 // the featured game's budgets, with the searching game's own defaults
@@ -67,7 +70,8 @@ export function make(name, params) {
   }
   const a = { name, kind: name, seed, iterations: params.iterations ?? 1000, time: params.time ?? null, c: params.c ?? null,
     rollout: params.rollout ?? "random", threads: params.threads ?? 1, max_nodes: params.max_nodes ?? 2 ** 20,
-    shaped: params.shaped ?? null, prior: params.prior ?? null, horizon: params.horizon ?? null };
+    shaped: params.shaped ?? null, prior: params.prior ?? null, horizon: params.horizon ?? null,
+    control_variates: params.control_variates ?? null };
   checkInt("seed", a.seed, 0, MASK);
   if (a.rollout !== "random" && a.rollout !== "heuristic") throw new AgentValueError(`rollout must be 'random' or 'heuristic', not ${pyRepr(a.rollout)}`);
   checkInt("iterations", a.iterations, 0, MAX_ITERATIONS);
@@ -84,6 +88,10 @@ export function make(name, params) {
   checkOptBool("shaped", a.shaped);
   checkOptBool("prior", a.prior);
   checkOptBool("horizon", a.horizon);
+  checkOptBool("control_variates", a.control_variates);
+  if (a.control_variates === true && a.rollout !== "random") {
+    throw new AgentValueError(`control_variates need rollout='random' (they correct by the uniform rollout's expectation), not rollout=${pyRepr(a.rollout)}`);
+  }
   a.seed = BigInt(a.seed);
   return a;
 }

@@ -47,7 +47,8 @@ export class Core {
       const data = [];
       for (let k = 0; k < this.f.tbw_data_count(gi); k++) data.push(m.UTF8ToString(this.f.tbw_data_text(gi, k)));
       const defaults = { c: this.f.tbw_policy_default(gi, 0), shaped: !!this.f.tbw_policy_default(gi, 1),
-        prior: !!this.f.tbw_policy_default(gi, 2), horizon: !!this.f.tbw_policy_default(gi, 3) };
+        prior: !!this.f.tbw_policy_default(gi, 2), horizon: !!this.f.tbw_policy_default(gi, 3),
+        controlVariates: !!this.f.tbw_policy_default(gi, 4) };
       const title = this.f.tbw_game_title(gi);
       this.names.push({ gi, name: m.UTF8ToString(this.f.tbw_game_name(gi)), title: title ? m.UTF8ToString(title) : null,
         params, data, defaults });
@@ -244,9 +245,10 @@ export class CoreGame {
     try {
       const rc = await m.ccall("tbw_search_async", "number",
         ["number", "number", "number", "number", "number", "number", "number", "number", "number", "number",
-          "number", "number", "number", "number", "number", "number", "number"],
+          "number", "number", "number", "number", "number", "number", "number", "number"],
         [this.ptr, this.spec.gi, root, o.kind, lo, hi, o.iterations, o.time, o.c, o.heuristic ? 1 : 0,
-          o.shaped ? 1 : 0, o.prior ? 1 : 0, o.horizon ? 1 : 0, o.threads, o.maxNodes, core.stop, core.result],
+          o.shaped ? 1 : 0, o.prior ? 1 : 0, o.horizon ? 1 : 0, o.controlVariates ? 1 : 0, o.threads, o.maxNodes,
+          core.stop, core.result],
         { async: true });
       const r = core.result;
       const F = core.f;

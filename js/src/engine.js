@@ -11,7 +11,8 @@ export const MAX_LINE = 1 << 20;
 export const UNDO_WORLDS = 256;
 export const ERROR_CODES = ["bad_json", "bad_request", "unknown_command", "no_game", "invalid_move", "illegal_move",
   "invalid_state", "game_over", "busy", "not_your_seat", "forbidden", "line_too_long", "internal"];
-const AGENT_PARAMS = ["iterations", "time", "c", "rollout", "threads", "seed", "max_nodes", "shaped", "prior", "horizon"];
+const AGENT_PARAMS = ["iterations", "time", "c", "rollout", "threads", "seed", "max_nodes", "shaped", "prior", "horizon",
+  "control_variates"];
 const BUSY = new Set(["new", "load", "play", "undo", "go", "perft"]);
 const MISSING = Symbol("missing");
 
@@ -578,7 +579,10 @@ async function search(agent, st, core) {
   const r = await st.game.core.search(world.bytes, { kind: KINDS[agent.kind], seed, iterations: Number(agent.iterations),
     time: agent.time === null ? 0 : Number(agent.time.value ?? agent.time), c: agent.c === null ? d.c : Number(agent.c.value ?? agent.c),
     heuristic: agent.rollout === "heuristic", shaped: agent.shaped ?? d.shaped, prior: agent.prior ?? d.prior,
-    horizon: agent.horizon ?? d.horizon, threads: Number(agent.threads), maxNodes: Number(agent.max_nodes) });
+    horizon: agent.horizon ?? d.horizon,
+    // agents.SearchAgent._control_variates: the game's default for ismcts with uniform rollouts only
+    controlVariates: agent.control_variates ?? (d.controlVariates && agent.kind === "ismcts" && agent.rollout === "random"),
+    threads: Number(agent.threads), maxNodes: Number(agent.max_nodes) });
   if (r.rc === SR.NOMEM) throw new RangeError("out of memory");
   if (r.rc !== SR.OK) throw new Error(`search failed (code ${r.rc})`);
   const analysis = r.stats.map((s) => ({ action: s.action, visits: s.visits, mean: s.mean }));

@@ -75,8 +75,10 @@ class CapulanaPresentation(Presentation):
 
     levels = ("random", "greedy", 8, 30, 100, 1000, 2500, 5000, 10000, 20000)
     # the search the ladder was recalibrated with for issue 25 (docs/levels.md): today's defaults, pinned;
-    # Capulana's policy has no horizon, so horizon=False only says what the ladder played
-    level_search = {"c": 0.4, "rollout": "random", "shaped": True, "prior": True, "horizon": False}
+    # Capulana's policy has no horizon and no rollout baseline, so horizon=False and
+    # control_variates=False only say what the ladder played
+    level_search = {"c": 0.4, "rollout": "random", "shaped": True, "prior": True, "horizon": False,
+                    "control_variates": False}
     notation = (
         "bid 1          start an offer on slot 1",
         "offer F13      add F13 to your offer (up to 3 cards)",

@@ -257,10 +257,11 @@ class Game:
 
     @property
     def search_defaults(self) -> dict[str, Any]:
-        """The search policy's per-game defaults: ``c``, ``shaped`` reward, ``prior``, rollout ``horizon``.
+        """The search policy's per-game defaults: ``c``, ``shaped`` reward, ``prior``, rollout
+        ``horizon``, and ``control_variates`` (ismcts's; the game has a rollout baseline).
 
         >>> load_game("capulana").search_defaults
-        {'c': 0.4, 'shaped': True, 'prior': True, 'horizon': False}
+        {'c': 0.4, 'shaped': True, 'prior': True, 'horizon': False, 'control_variates': False}
         """
         return dict(self._search_defaults)
 

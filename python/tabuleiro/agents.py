@@ -31,21 +31,22 @@ level      a strength level 1..10: one of the above with a budget (``LEVELS``)
 Parameters, checked once by :func:`make` (``TypeError`` for a wrong type,
 ``ValueError`` for a value out of range):
 
-==============  =========================  ====================================================
-parameter       type and range             meaning
-==============  =========================  ====================================================
-seed            int in [0, 2**64)          every agent: same seed and view, same move
-iterations      int in [0, 2**62]          search budget in simulations (0: time alone)
-time            float in (0,86400] / None  wall-clock budget in seconds (with iterations: both)
-c               float in [0, 1000] / None  UCT exploration; None = the game's default
-rollout         "random" / "heuristic"     rollout policy below the tree
-shaped          bool / None                the game's shaped reward instead of its true returns
-prior           bool / None                progressive widening under the game's move prior
-horizon         bool / None                rollouts end at the game's horizon (Capivárias: the round's last take, played greedily; no effect where a game has none)
-threads         int in [1, 64]             root parallelism (GIL released); iterations are shared
-max_nodes       int in [16, 2**26]         tree node cap per thread (at most 64 bytes a node)
-level           int in [1, 10]             ``level`` only: the strength level (``LEVELS``)
-==============  =========================  ====================================================
+================  =========================  ====================================================
+parameter         type and range             meaning
+================  =========================  ====================================================
+seed              int in [0, 2**64)          every agent: same seed and view, same move
+iterations        int in [0, 2**62]          search budget in simulations (0: time alone)
+time              float in (0,86400] / None  wall-clock budget in seconds (with iterations: both)
+c                 float in [0, 1000] / None  UCT exploration; None = the game's default
+rollout           "random" / "heuristic"     rollout policy below the tree
+shaped            bool / None                the game's shaped reward instead of its true returns
+prior             bool / None                progressive widening under the game's move prior
+horizon           bool / None                rollouts end at the game's horizon (Capivárias: the round's last take, played greedily; no effect where a game has none)
+control_variates  bool / None                uniform rollouts (``rollout='random'``) corrected step by step by the game's rollout baseline: the same mean, less noise (Capivárias; no effect where a game has none); None = the game's default for ismcts, off for flatmc and mcts
+threads           int in [1, 64]             root parallelism (GIL released); iterations are shared
+max_nodes         int in [16, 2**26]         tree node cap per thread (at most 64 bytes a node)
+level             int in [1, 10]             ``level`` only: the strength level (``LEVELS``)
+================  =========================  ====================================================
 
 A tree runs at most 2**32 - 1 iterations (its visit counts are 32-bit), so a
 search of one thread stops there whatever its budget; threads multiply it.
@@ -63,6 +64,12 @@ Capulana's prior looks one card ahead below the root and a whole weaving
 step ahead at the root, where it also biases the choice of child (a
 progressive bias that fades with visits), so that a small search weaves at
 least as well as ``greedy`` and a large one still overrules it (issue 25).
+Capivárias' ``ismcts`` corrects each uniform rollout by control variates:
+at every step, what a baseline (a fitted model of the round's margin) says
+of the move drawn, less its mean over every legal move, is taken off. The
+rollout's mean stays the same; its noise falls by about half, at twice the
+cost of a rollout (docs/strength.md: the SPRT against ``mcts``). ``flatmc``
+and ``mcts`` keep plain rollouts unless asked.
 A search can be stopped from another thread with ``stop=StopFlag()`` passed
 to ``choose``/``analyse``; Ctrl-C raises ``KeyboardInterrupt`` within a
 fraction of a second.
@@ -313,6 +320,7 @@ class SearchAgent(Agent):
     shaped: Optional[bool] = None
     prior: Optional[bool] = None
     horizon: Optional[bool] = None
+    control_variates: Optional[bool] = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -337,6 +345,10 @@ class SearchAgent(Agent):
         _opt_bool("shaped", self.shaped)
         _opt_bool("prior", self.prior)
         _opt_bool("horizon", self.horizon)
+        _opt_bool("control_variates", self.control_variates)
+        if self.control_variates and self.rollout != "random":
+            raise ValueError("control_variates need rollout='random' (they correct by the uniform rollout's "
+                             f"expectation), not rollout={self.rollout!r}")
 
     @property
     def name(self) -> str:
@@ -364,13 +376,22 @@ class SearchAgent(Agent):
             _KINDS[self.kind], seed, self.iterations, float(self.time or 0.0),
             float(self.c if self.c is not None else d["c"]), self.rollout == "heuristic",
             d["shaped"] if self.shaped is None else self.shaped, d["prior"] if self.prior is None else self.prior,
-            d["horizon"] if self.horizon is None else self.horizon,
+            d["horizon"] if self.horizon is None else self.horizon, self._control_variates(d),
             self.threads, self.max_nodes, stop,
         )
         mv = st.MOVE
         out = [Analysis(mv(a), v, m) for a, v, m in stats]
         out.sort(key=lambda x: (-x.visits, -x.mean, x.move.action))
         return SearchResult(mv(best), out, iterations, nodes, stopped)
+
+    def _control_variates(self, defaults: Mapping[str, Any]) -> bool:
+        """Whether this agent's rollouts take control variates: as asked, else
+        the game's default for ismcts with uniform rollouts, and not for flatmc
+        or mcts, which stay the plain reference searches the arena compares
+        with (docs/strength.md)."""
+        if self.control_variates is not None:
+            return self.control_variates
+        return bool(defaults.get("control_variates")) and self.kind == "ismcts" and self.rollout == "random"
 
     def choose(self, state: Any, *, stop: Optional[StopFlag] = None) -> Any:
         """The ``move`` of :meth:`search`.
@@ -387,7 +408,7 @@ class SearchAgent(Agent):
         >>> from tabuleiro import capivarias
         >>> top = SearchAgent(iterations=50, seed=1).analyse(capivarias.new_game(seed=4))[0]
         >>> top.move, top.visits
-        (Move.parse('T2'), 26)
+        (Move.parse('T2'), 20)
         """
         return self.search(state, stop=stop).analysis
 
@@ -456,7 +477,7 @@ class LevelAgent(Agent):
     >>> from tabuleiro import capivarias
     >>> bot = make("level", level=6, seed=2)
     >>> bot.agent_for("capivarias")
-    SearchAgent(seed=2, kind='ismcts', iterations=100, time=None, c=1.4, rollout='random', threads=1, max_nodes=1048576, shaped=False, prior=False, horizon=True)
+    SearchAgent(seed=2, kind='ismcts', iterations=100, time=None, c=1.4, rollout='random', threads=1, max_nodes=1048576, shaped=False, prior=False, horizon=True, control_variates=False)
     >>> s = capivarias.new_game(seed=4)
     >>> bot.choose(s) == bot.agent_for("capivarias").choose(s)
     True

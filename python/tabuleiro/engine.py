@@ -50,7 +50,8 @@ __all__ = ["ERROR_CODES", "MAX_DEPTH", "MAX_LINE", "SAFE_INT", "UNDO_WORLDS", "P
 #: 2: seeds are sent as decimal strings (issue 28); 1: as JSON integers.
 PROTOCOL_VERSION = 2
 #: The agent parameters ``go`` passes to ``agents.make`` (each agent takes a subset).
-AGENT_PARAMS = ("iterations", "time", "c", "rollout", "threads", "seed", "max_nodes", "shaped", "prior", "horizon")
+AGENT_PARAMS = ("iterations", "time", "c", "rollout", "threads", "seed", "max_nodes", "shaped", "prior", "horizon",
+                "control_variates")
 #: Commands refused with ``busy`` while a ``go`` or ``perft`` runs (they change or search the state).
 BUSY_COMMANDS = frozenset({"new", "load", "play", "undo", "go", "perft"})
 #: How long ``stop``/``quit``/EOF wait for a running job to answer (searches poll their flag every few ms).
