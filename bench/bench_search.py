@@ -28,6 +28,6 @@ def test_search_simulations(benchmark, game, kind, threads):  # type: ignore[no-
     n = ITER[game] * threads
     benchmark.extra_info.update(units=n, unit="simulations", key=f"{game}_{kind}_{threads}t")
     best, stats, iterations, nodes, full, stopped = benchmark.pedantic(
-        state._search, args=(KINDS[kind], 7, n, 0.0, c, False, capulana_policy, capulana_policy, False, threads, 1 << 20),
+        state._search, args=(KINDS[kind], 7, n, 0.0, c, False, capulana_policy, capulana_policy, False, False, threads, 1 << 20),
         rounds=15, iterations=1, warmup_rounds=1)
     assert iterations == n

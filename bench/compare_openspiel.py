@@ -66,9 +66,9 @@ def main() -> None:
     cp = capulana.new_game(players=4, seed=1)
     for threads in (1, 2):
         results[f"tabuleiro mcts capivarias {threads}t"] = rate(
-            lambda: cv._search(1, 7, sims, 0.0, 1.4, False, False, False, False, threads, 1 << 20), sims, secs)
+            lambda: cv._search(1, 7, sims, 0.0, 1.4, False, False, False, False, False, threads, 1 << 20), sims, secs)
         results[f"tabuleiro ismcts capulana4 {threads}t"] = rate(
-            lambda: cp._search(2, 7, hsims, 0.0, 0.7, False, True, True, False, threads, 1 << 20), hsims, secs)
+            lambda: cp._search(2, 7, hsims, 0.0, 0.7, False, True, True, False, False, threads, 1 << 20), hsims, secs)
 
     for k, v in results.items():
         print(f"{k:<40} {v:>12,.0f} simulations/s")

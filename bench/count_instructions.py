@@ -43,7 +43,7 @@ OPS: dict[str, tuple[int, ...]] = {
     "capivarias batch step (1024 games)": (20, "batch.step(None)",
                                            "import tabuleiro\nbatch = tabuleiro.load_game('capivarias')"
                                            ".batch(1024, seed=1)._core\nbatch.reset()"),
-    "capivarias mcts (200 iterations)": (10, "s._search(1, i, 200, 0.0, 1.4, False, False, False, False, 1, 1 << 20)"),
+    "capivarias mcts (200 iterations)": (10, "s._search(1, i, 200, 0.0, 1.4, False, False, False, False, False, 1, 1 << 20)"),
     "capivarias C random games (20)": (10, "s.game._core.random_playouts(20, i)"),
 }
 

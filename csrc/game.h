@@ -151,11 +151,13 @@ typedef struct {
      * alike: e.g. open loop on chance, where information sets that differ
      * only by what chance revealed share a node */
     uint64_t (*search_key)(const void *rules, const void *state, int player);
-    /* a rollout baseline (NULL: none): a cheap estimate, per player, of what
-     * a uniform rollout from a state not past the horizon returns. Searches
-     * that ask for control variates correct each rollout by it (search.c,
-     * rollout_cv): any baseline leaves the rollout's mean where it was, and
-     * one that tracks the value lowers its variance */
+    /* a rollout baseline (NULL: none): a cheap estimate, per player (all
+     * num_players entries), of what a uniform rollout to the horizon returns
+     * from a state not past it. A fixed function of the state: no random
+     * draws, nothing but the state read. Searches that ask for control
+     * variates correct each uniform rollout by it (search.c, rollout_cv):
+     * any such baseline leaves the rollout's mean where it was, and one
+     * that tracks the value lowers its variance */
     void (*rollout_baseline)(const void *rules, const void *state, double *out);
     /* per-game search defaults (the one place they are stated) */
     double default_c;            /* UCT exploration constant */

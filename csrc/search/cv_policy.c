@@ -154,32 +154,44 @@ static const float cv_baseline_fit[2][CV_FIT_LEFT][8] =
 static float cv_round_table[2][CV_FIT_LEFT][CV_MU_N][4];
 /* match_value by [w0][w1][rounds played], w0, w1 <= 1 */
 static double cv_match_table[2][2][CV_MAX_ROUNDS + 1];
-static tb_once cv_tables_once = TB_ONCE_INIT;
+static tb_once cv_match_once = TB_ONCE_INIT, cv_round_once[2] = {TB_ONCE_INIT, TB_ONCE_INIT};
 
-static void cv_tables_init(void) {
+static void cv_match_init(void) {
     for (int a = 0; a < 2; ++a)
         for (int b = 0; b < 2; ++b)
             for (int p = 0; p <= CV_MAX_ROUNDS; ++p) cv_match_table[a][b][p] = match_value(a, b, p);
-    for (int deck = 0; deck < 2; ++deck)
-        for (int left = 0; left < CV_FIT_LEFT; ++left) {
-            const double sd = cv_baseline_fit[deck][left][7];
-            if (!(sd > 0)) continue;
-            for (int g = 0; g < CV_MU_N; ++g) {
-                const double mu = -CV_MU_MAX + g * CV_MU_STEP, k = 1.0 / (sd * sqrt(2.0));
-                double p_win = 0, p_tie = 0, e_win = 0, e_loss = 0;
-                for (int m = -120; m <= 120; ++m) {   /* the margin is an integer: P(m) = Phi(m + 1/2) - Phi(m - 1/2) */
-                    const double p = 0.5 * (erf((m + 0.5 - mu) * k) - erf((m - 0.5 - mu) * k));
-                    double c = m / CV_MARGIN_SCALE;
-                    c = c > 1.0 ? 1.0 : c < -1.0 ? -1.0 : c;
-                    if (m > 0) { p_win += p; e_win += p * c; }
-                    else if (m == 0) p_tie += p;
-                    else e_loss += p * c;
-                }
-                float *q = cv_round_table[deck][left][g];
-                q[0] = (float)p_win; q[1] = (float)p_tie; q[2] = (float)e_win; q[3] = (float)e_loss;
-            }
-        }
 }
+
+/* One deck's rows of cv_round_table, filled at the first search that needs
+ * them (a few milliseconds: each erf is taken once per boundary between two
+ * margins, and not where it is +-1 to the last bit, which leaves every sum
+ * as a sum over all 241 margins would make it). */
+static void cv_round_init(int deck) {
+    for (int left = 0; left < CV_FIT_LEFT; ++left) {
+        const double sd = cv_baseline_fit[deck][left][7];
+        if (!(sd > 0)) continue;
+        for (int g = 0; g < CV_MU_N; ++g) {
+            const double mu = -CV_MU_MAX + g * CV_MU_STEP, k = 1.0 / (sd * sqrt(2.0));
+            double p_win = 0, p_tie = 0, e_win = 0, e_loss = 0;
+            double x = (-120 - 0.5 - mu) * k, below = x < -7.0 ? -1.0 : x > 7.0 ? 1.0 : erf(x);
+            for (int m = -120; m <= 120; ++m) {   /* the margin is an integer: P(m) = Phi(m + 1/2) - Phi(m - 1/2) */
+                x = (m + 0.5 - mu) * k;
+                const double above = x < -7.0 ? -1.0 : x > 7.0 ? 1.0 : erf(x);
+                const double p = 0.5 * (above - below);
+                below = above;
+                double c = m / CV_MARGIN_SCALE;
+                c = c > 1.0 ? 1.0 : c < -1.0 ? -1.0 : c;
+                if (m > 0) { p_win += p; e_win += p * c; }
+                else if (m == 0) p_tie += p;
+                else e_loss += p * c;
+            }
+            float *q = cv_round_table[deck][left][g];
+            q[0] = (float)p_win; q[1] = (float)p_tie; q[2] = (float)e_win; q[3] = (float)e_loss;
+        }
+    }
+}
+static void cv_round_init_base(void) { cv_round_init(0); }
+static void cv_round_init_expansion(void) { cv_round_init(1); }
 
 /* Player 0's value once the round is over, by who won it (k = 0: player 0,
  * 1: player 1, 2: a tie), as value_after_round gives it without the margin
@@ -202,8 +214,9 @@ static double round_outcome(const cv_state *s, int k, int *goes_on) {
 static void cv_rollout_baseline(const void *rules, const void *state, double *out) {
     const cv_rules *r = (const cv_rules *)rules;
     const cv_state *s = (const cv_state *)state;
-    tb_call_once(&cv_tables_once, cv_tables_init);
     const int left = s->n_avail + s->n_pile - s->pile_top, deck = s->expansion != 0;
+    tb_call_once(&cv_match_once, cv_match_init);
+    tb_call_once(&cv_round_once[deck], deck ? cv_round_init_expansion : cv_round_init_base);
     if (cv_is_terminal(s) || cv_last_take(s) || left >= CV_FIT_LEFT || !(cv_baseline_fit[deck][left][7] > 0)) {
         cv_horizon_value(rules, state, out);
         return;

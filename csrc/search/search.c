@@ -519,7 +519,8 @@ int sr_search(const sr_game *g, const sr_evaluator *ev, const void *root, const 
             out->stats[i].mean = mean < g->info.min_utility ? g->info.min_utility
                                  : mean > g->info.max_utility ? g->info.max_utility : mean;
             /* FlatMC: best mean; trees: most visits, mean breaks ties */
-            double key = p->kind == SR_FLATMC ? mean : (double)visits[i] + 1e-6 * (out->stats[i].mean + 2.0);
+            double key = p->kind == SR_FLATMC ? out->stats[i].mean   /* as reported: the analysis sorts on it */
+                                              : (double)visits[i] + 1e-6 * (out->stats[i].mean + 2.0);
             if (visits[i] == 0) key = -1e299;
             if (key > best_key) { best_key = key; out->best = trees[0].root_legal[i]; }
         }

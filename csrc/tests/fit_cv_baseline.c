@@ -1,5 +1,5 @@
 /* fit_cv_baseline.c - fits the Capivárias rollout baseline (cv_policy.c's
- * CV_BASELINE_FIT): a tool, not a test.
+ * cv_baseline_fit, csrc/search/cv_baseline_fit.h): a tool, not a test.
  *
  *   fit_cv_baseline DATA_DIR [GAMES] > fit.txt
  *

@@ -430,6 +430,15 @@ int main(int argc, char **argv) {
                 ref_scores(rules, &s, sb);
                 CHECK(sa[0] == sb[0] && sa[1] == sb[1], "game %ld: cv_scores %d,%d, R28 card by card %d,%d", i, sa[0], sa[1],
                       sb[0], sb[1]);
+                for (int p = 0; p < 2; ++p) {   /* segment by segment, the same total (the search's baseline reads it) */
+                    int seg[CV_SEGMENTS], cap[CV_SEGMENTS], total = 0;
+                    cv_segment_scores(rules, &s, p, seg, cap);
+                    for (int q = 0; q < CV_SEGMENTS; ++q) {
+                        total += seg[q];
+                        CHECK(cap[q] == tb_popcount32(s.side[q][p] & rules->capybara_mask), "capybaras counted wrong");
+                    }
+                    CHECK(total == sa[p], "game %ld: segment scores sum to %d, cv_scores %d", i, total, sa[p]);
+                }
                 if (check_apply_scored(&s, buf, k)) return 1;
             }
             if ((actions & 63) == 0) {              /* determinize keeps the public part */
