@@ -41,6 +41,16 @@ def test_ismcts_takes_them_by_default_and_flatmc_and_mcts_do_not() -> None:
         assert make(kind, iterations=400, seed=2).analyse(s) == (corrected if default else plain), kind
 
 
+def test_a_time_budget_or_rollouts_to_the_end_do_not_take_them_by_default() -> None:
+    """A time budget (here one that the iterations end first, so that the
+    search is deterministic) and horizon=False search with plain rollouts."""
+    s = _played(4, 3)
+    for extra in ({"time": 1000.0}, {"horizon": False}):
+        plain = make("ismcts", iterations=300, seed=2, control_variates=False, **extra).analyse(s)
+        assert make("ismcts", iterations=300, seed=2, **extra).analyse(s) == plain, extra
+        assert make("ismcts", iterations=300, seed=2, control_variates=True, **extra).analyse(s) != plain, extra
+
+
 def test_heuristic_rollouts_do_not_take_them() -> None:
     """They correct by the uniform rollout's expectation: asked for with
     heuristic rollouts they are refused; by default they are off there."""

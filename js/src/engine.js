@@ -580,9 +580,10 @@ async function search(agent, st, core) {
     time: agent.time === null ? 0 : Number(agent.time.value ?? agent.time), c: agent.c === null ? d.c : Number(agent.c.value ?? agent.c),
     heuristic: agent.rollout === "heuristic", shaped: agent.shaped ?? d.shaped, prior: agent.prior ?? d.prior,
     horizon: agent.horizon ?? d.horizon,
-    // agents.SearchAgent._control_variates: the game's default for ismcts with uniform rollouts to the horizon only
+    // agents.SearchAgent._control_variates: the game's default for ismcts with uniform rollouts to the horizon
+    // and an iteration budget alone
     controlVariates: agent.control_variates ?? (d.controlVariates && agent.kind === "ismcts" && agent.rollout === "random"
-      && (agent.horizon ?? d.horizon)),
+      && (agent.horizon ?? d.horizon) && agent.time === null),
     threads: Number(agent.threads), maxNodes: Number(agent.max_nodes) });
   if (r.rc === SR.NOMEM) throw new RangeError("out of memory");
   if (r.rc !== SR.OK) throw new Error(`search failed (code ${r.rc})`);

@@ -42,7 +42,7 @@ rollout           "random" / "heuristic"     rollout policy below the tree
 shaped            bool / None                the game's shaped reward instead of its true returns
 prior             bool / None                progressive widening under the game's move prior
 horizon           bool / None                rollouts end at the game's horizon (Capivárias: the round's last take, played greedily; no effect where a game has none)
-control_variates  bool / None                uniform rollouts (``rollout='random'``) corrected step by step by the game's rollout baseline: the same mean, less noise (Capivárias; no effect where a game has none); None = the game's default for ismcts with the horizon on, off for flatmc and mcts
+control_variates  bool / None                uniform rollouts (``rollout='random'``) corrected step by step by the game's rollout baseline: the same mean, less noise (Capivárias; no effect where a game has none); None = the game's default for ismcts with the horizon on and no ``time`` budget, else off
 threads           int in [1, 64]             root parallelism (GIL released); iterations are shared
 max_nodes         int in [16, 2**26]         tree node cap per thread (at most 64 bytes a node)
 level             int in [1, 10]             ``level`` only: the strength level (``LEVELS``)
@@ -68,9 +68,11 @@ Capivárias' ``ismcts`` corrects each uniform rollout by control variates:
 at every step, what a baseline (a fitted model of the round's margin) says
 of the move drawn, less its mean over every legal move, is taken off. The
 rollout's mean stays the same; its variance falls by about half, at twice
-the cost of a rollout (docs/strength.md: the SPRT against ``mcts``).
-``flatmc`` and ``mcts``, and ``ismcts`` with ``horizon=False``, keep plain
-rollouts unless asked.
+the cost of a rollout (docs/strength.md: the SPRT against ``mcts``). So it
+does that with an iteration budget alone: given a ``time`` budget, the
+plain search's extra iterations do as well or better. ``flatmc`` and
+``mcts``, and ``ismcts`` with ``horizon=False`` or a ``time`` budget, keep
+plain rollouts unless asked.
 A search can be stopped from another thread with ``stop=StopFlag()`` passed
 to ``choose``/``analyse``; Ctrl-C raises ``KeyboardInterrupt`` within a
 fraction of a second.
@@ -388,14 +390,22 @@ class SearchAgent(Agent):
     def _control_variates(self, defaults: Mapping[str, Any]) -> bool:
         """Whether this agent's rollouts take control variates: as asked, else
         the game's default for ismcts with uniform rollouts to the game's
-        horizon (the baseline values a round as the horizon does; with
-        rollouts to the game's end they were never measured), and not for
-        flatmc or mcts, which stay the plain reference searches the arena
-        compares with (docs/strength.md)."""
+        horizon and an iteration budget alone. Not with a time budget: a
+        corrected rollout costs about twice a plain one, and at equal time
+        the plain search's extra iterations did as well or better
+        (docs/strength.md). Not with rollouts to the game's end: the baseline
+        values a round as the horizon does, and that was never measured. Not
+        for flatmc or mcts, which stay the plain reference searches.
+
+        >>> d = {"horizon": True, "control_variates": True}
+        >>> SearchAgent()._control_variates(d), SearchAgent(time=0.1)._control_variates(d)
+        (True, False)
+        """
         if self.control_variates is not None:
             return self.control_variates
         horizon = defaults["horizon"] if self.horizon is None else self.horizon
-        return bool(defaults.get("control_variates")) and self.kind == "ismcts" and self.rollout == "random" and horizon
+        return (bool(defaults.get("control_variates")) and self.kind == "ismcts" and self.rollout == "random"
+                and bool(horizon) and self.time is None)
 
     def choose(self, state: Any, *, stop: Optional[StopFlag] = None) -> Any:
         """The ``move`` of :meth:`search`.
