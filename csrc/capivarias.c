@@ -320,23 +320,25 @@ void cv_returns(const cv_state *s, double out[2]) {
     }
 }
 
-/* R28-R30: score the round (into sc), then end the game or set up the next
- * round (dealt only when deal is set). */
-static void end_round(const cv_rules *r, cv_state *s, int mover, cv_state *snapshot, int sc[2], int deal) {
-    if (snapshot) *snapshot = *s;
-    cv_scores(r, s, sc);
-    int sudden = s->wins[0] >= 2 && s->wins[1] >= 2;
-    int round_winner = sc[0] > sc[1] ? 0 : sc[1] > sc[0] ? 1 : -1;
+int cv_settle_round(cv_state *s, int round_winner) {
+    const int sudden = s->wins[0] >= 2 && s->wins[1] >= 2;
     if (round_winner < 0) { s->wins[0]++; s->wins[1]++; }
     else s->wins[round_winner]++;
     int game_winner = -1;
     if (sudden) { if (round_winner >= 0) game_winner = round_winner; }         /* R29 */
     else if ((s->wins[0] >= 2) != (s->wins[1] >= 2)) game_winner = s->wins[0] >= 2 ? 0 : 1;
-    if (game_winner >= 0 || s->round >= CV_MAX_ROUNDS) {                      /* R30 */
-        s->to_move = CV_NONE;
-        s->winner = game_winner >= 0 ? (uint8_t)game_winner : CV_NONE;
-        return;
-    }
+    if (game_winner < 0 && s->round < CV_MAX_ROUNDS) return 0;                /* R30 */
+    s->to_move = CV_NONE;
+    s->winner = game_winner >= 0 ? (uint8_t)game_winner : CV_NONE;
+    return 1;
+}
+
+/* R28-R30: score the round (into sc), then end the game or set up the next
+ * round (dealt only when deal is set). */
+static void end_round(const cv_rules *r, cv_state *s, int mover, cv_state *snapshot, int sc[2], int deal) {
+    if (snapshot) *snapshot = *s;
+    cv_scores(r, s, sc);
+    if (cv_settle_round(s, sc[0] > sc[1] ? 0 : sc[1] > sc[0] ? 1 : -1)) return;
     s->round++;
     s->last_taker = (uint8_t)mover;
     s->to_move = (uint8_t)mover;

@@ -96,6 +96,13 @@ uint32_t cv_game_mask(const cv_rules *r, const cv_state *s);
 
 static inline int cv_is_terminal(const cv_state *s) { return s->to_move == CV_NONE; }
 
+/* A round's last take: two cards available and the pile empty (2.3: the
+ * round ends when one is left). */
+static inline int cv_is_last_take(const cv_state *s) { return s->n_avail == 2 && s->pile_top >= s->n_pile; }
+
+/* The cards still to be taken this round: the available row and the pile. */
+static inline int cv_cards_left(const cv_state *s) { return s->n_avail + s->n_pile - s->pile_top; }
+
 /* Write the sorted legal action ids to buf (CV_MAX_ACTIONS long); return count.
  * Terminal states have none. */
 int cv_legal_actions(const cv_rules *r, const cv_state *s, int *buf);
@@ -123,6 +130,12 @@ int cv_apply_checked(const cv_rules *r, cv_state *s, int action);
 
 /* Round score of each player as the river stands now (R28). */
 void cv_scores(const cv_rules *r, const cv_state *s, int out[2]);
+
+/* R29, R30: count a round won by round_winner (0 or 1; -1 for a tie) into
+ * s's wins, and end the game (to_move CV_NONE; winner, or CV_NONE for
+ * R30's draw) where that decides it or the round was the last. Touches
+ * only wins, to_move and winner; returns 1 when the game is over. */
+int cv_settle_round(cv_state *s, int round_winner);
 
 /* Segment by segment, what `player`'s side scores now (R28, as cv_scores
  * sums it) and how many capybaras it holds. */

@@ -65,16 +65,13 @@ static double match_value(int w0, int w1, int played) {
     return v;
 }
 
-/* A round's last take: two cards available and the pile empty (the round
- * ends when one is left, RULES.md 2.3). */
-static int cv_last_take(const cv_state *s) { return s->n_avail == 2 && s->pile_top >= s->n_pile; }
 
 /* The phase: twice the round, plus one at its last take, so that a rollout
  * stops there and the horizon value plays the take itself. */
 static int cv_phase(const void *rules, const void *state) {
     (void)rules;
     const cv_state *s = (const cv_state *)state;
-    return 2 * s->round + cv_last_take(s);
+    return 2 * s->round + cv_is_last_take(s);
 }
 
 /* Weight of the round's score margin in the horizon value: lambda times the
@@ -103,7 +100,7 @@ static void cv_horizon_value(const void *rules, const void *state, double *out) 
     const cv_rules *r = (const cv_rules *)rules;
     const cv_state *s = (const cv_state *)state;
     double v = 0.0;
-    if (!cv_is_terminal(s) && cv_last_take(s)) {
+    if (!cv_is_terminal(s) && cv_is_last_take(s)) {
         int legal[CV_MAX_ACTIONS], n = cv_legal_actions(r, s, legal), me = s->to_move;
         double best = -2.0;
         for (int i = 0; i < n; ++i) {
@@ -197,16 +194,10 @@ static void cv_round_init_expansion(void) { cv_round_init(1); }
  * 1: player 1, 2: a tie), as value_after_round gives it without the margin
  * term; *goes_on = 1 where the game goes on, which adds that term. */
 static double round_outcome(const cv_state *s, int k, int *goes_on) {
-    const int w0 = s->wins[0], w1 = s->wins[1], x = w0 + (k != 1), y = w1 + (k != 0);
-    const int last = s->round >= CV_MAX_ROUNDS;
-    if (w0 >= 2 && w1 >= 2) {                     /* sudden death: a round not tied decides (R29) */
-        *goes_on = k == 2 && !last;
-        return k == 0 ? 1.0 : k == 1 ? -1.0 : 0.0;
-    }
-    if ((x >= 2) != (y >= 2)) { *goes_on = 0; return x >= 2 ? 1.0 : -1.0; }
-    *goes_on = !last;
-    if (x >= 2 || last) return 0.0;               /* into sudden death (even), or R30's draw */
-    return cv_match_table[x][y][s->round];
+    cv_state m = *s;
+    *goes_on = !cv_settle_round(&m, k == 2 ? -1 : k);
+    if (!*goes_on) return value_after_round(&m, NULL);
+    return m.wins[0] < 2 && m.wins[1] < 2 ? cv_match_table[m.wins[0]][m.wins[1]][s->round] : 0.0;
 }
 
 /* The baseline: a state past the horizon or at a last take valued as the
@@ -214,10 +205,10 @@ static double round_outcome(const cv_state *s, int k, int *goes_on) {
 static void cv_rollout_baseline(const void *rules, const void *state, double *out) {
     const cv_rules *r = (const cv_rules *)rules;
     const cv_state *s = (const cv_state *)state;
-    const int left = s->n_avail + s->n_pile - s->pile_top, deck = s->expansion != 0;
+    const int left = cv_cards_left(s), deck = s->expansion != 0;
     tb_call_once(&cv_match_once, cv_match_init);
     tb_call_once(&cv_round_once[deck], deck ? cv_round_init_expansion : cv_round_init_base);
-    if (cv_is_terminal(s) || cv_last_take(s) || left >= CV_FIT_LEFT || !(cv_baseline_fit[deck][left][7] > 0)) {
+    if (cv_is_terminal(s) || cv_is_last_take(s) || left >= CV_FIT_LEFT || !(cv_baseline_fit[deck][left][7] > 0)) {
         cv_horizon_value(rules, state, out);
         return;
     }

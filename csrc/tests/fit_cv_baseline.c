@@ -75,10 +75,10 @@ int main(int argc, char **argv) {
             cv_state s;
             cv_new_game(r, &s, rng_draw(&rng), deck, (int)(g & 1));
             while (!cv_is_terminal(&s)) {
-                const int left = s.n_avail + s.n_pile - s.pile_top;
-                if (!(s.n_avail == 2 && s.pile_top >= s.n_pile) && left < MAX_LEFT) {
+                const int left = cv_cards_left(&s);
+                if (!cv_is_last_take(&s) && left < MAX_LEFT) {
                     cv_state c = s;
-                    while (!(c.n_avail == 2 && c.pile_top >= c.n_pile)) {
+                    while (!cv_is_last_take(&c)) {
                         int n = cv_legal_actions(r, &c, legal);
                         cv_apply(r, &c, legal[rng_pick(&rng, (uint32_t)n)]);
                     }
