@@ -23,7 +23,12 @@ of a build at 0.55-1.85 of the original in one run. So:
   to 9% on some benchmarks, the same way run after run;
 - ``--procs`` processes a build (default 3) draw that luck, and the heap's
   layout, several times, and a block of a drawn size is held during each
-  batch so that the blocks the calls allocate fall elsewhere each round.
+  batch so that the blocks the calls allocate fall elsewhere each round;
+- each process draws its own memory layout at start (``--seed``): the
+  environment's size, which moves the stack, and blocks held for life ahead
+  of everything it allocates, which move the heap. Otherwise a build's
+  layout is one fixed draw shared by its processes, and an object made at a
+  test's set-up keeps that build's luck through the whole run.
 
 The abi3 acceptance (issue 27): the abi3 build of this tree against its
 version-specific build, and that version-specific build against the one of
@@ -109,7 +114,13 @@ BUILD_FREE = ("_reference_",)
 #: a worker: pytest over the bench files with the build in `target` (an unpacked wheel) ahead of any
 #: installed tabuleiro, its benchmarks run by _lockstep.py when the coordinator says
 BOOT = """
-import sys, time
+import os, random, sys, time
+# this process's own draw of the heap's layout (Worker: the stack's is the
+# environment's size): a block and some small objects of drawn sizes, held
+# for life, ahead of everything the process allocates
+_layout = random.Random(os.environ["TAB_BENCH_LAYOUT"].split(":")[0])
+_held = [bytearray(_layout.randrange(0, 1 << 16))] + [bytes(_layout.randrange(1, 513))
+                                                     for _ in range(_layout.randrange(0, 512))]
 if {target!r}:
     # ahead of an editable install's finder, and of any installed tabuleiro
     sys.meta_path[:] = [f for f in sys.meta_path if "ScikitBuild" not in type(f).__name__]
@@ -136,10 +147,23 @@ def all_files(bench: Path) -> list[str]:
     return sorted(p.name for p in bench.glob("bench_*.py") if p.name not in SKIP)
 
 
+def layout_value(layout: str) -> str:
+    """TAB_BENCH_LAYOUT for a process: its seed (BOOT draws the heap's blocks
+    from it), then a drawn 0-8,191 dots (the environment's size moves the
+    stack's start).
+
+    >>> v = layout_value("0-1-2")
+    >>> v.startswith("0-1-2:"), set(v[6:]) <= {"."}, v == layout_value("0-1-2")
+    (True, True, True)
+    """
+    return f"{layout}:" + "." * random.Random(layout).randrange(0, 8192)
+
+
 class Worker:
     """One build's pytest process, driven over two pipes (bench/_lockstep.py)."""
 
-    def __init__(self, b: Build, files: list[str], select: Optional[str], timer: str, log: Path) -> None:
+    def __init__(self, b: Build, files: list[str], select: Optional[str], timer: str, log: Path,
+                 layout: str) -> None:
         self.build = b
         self.live: Optional[Path] = None
         if b.target is not None:
@@ -156,8 +180,19 @@ class Worker:
         code = BOOT.format(target=str(b.target or ""), here=str(HERE), rfd=to_w, wfd=from_w, args=args,
                            timer={"wall": "perf_counter", "cpu": "process_time"}[timer])
         self.log = log.with_suffix(".log")
+        # The process's layout, drawn for it (seeded by `layout`): equal
+        # paths made the builds' layouts equal but fixed, one per build, so
+        # that an object placed at set-up (a test's state, a game's tables)
+        # kept one build's luck through every round of every process (issue
+        # 27's run G: abi3's three processes all 4-6% slow on one benchmark,
+        # the control's not, and 0.98-1.00 in a run of that file alone).
+        # Drawn per process, that luck is averaged over the processes and
+        # the builds draw from one distribution. The stack's start moves
+        # with the environment's size (Mytkowicz et al. 2009: the
+        # randomised set-up they recommend), the heap's with BOOT's blocks.
+        env = {**os.environ, "TAB_BENCH_LAYOUT": layout_value(layout)}
         with open(log.with_suffix(".log"), "w") as out:
-            self.proc = subprocess.Popen([b.python, "-c", code], cwd=b.bench.parent, stdout=out,
+            self.proc = subprocess.Popen([b.python, "-c", code], cwd=b.bench.parent, stdout=out, env=env,
                                          stderr=subprocess.STDOUT, pass_fds=(to_w, from_w))
         os.close(to_w)
         os.close(from_w)
@@ -209,7 +244,8 @@ class Worker:
 
 
 def run_lockstep(builds: list[Build], files: list[str], select: Optional[str], timer: str, rounds: int,
-                 batch: float, procs: int, budget: float, tmp: Path) -> dict[str, dict[str, list[float]]]:
+                 batch: float, procs: int, budget: float, tmp: Path,
+                 seed: int = 0) -> dict[str, dict[str, list[float]]]:
     """{build name: {benchmark key: [its rate in each round and process]}}: `procs` processes a build, every
     process's batch of a benchmark back to back in each round; the lists of every build in one order (by
     round, then process), so that cross_ratios pairs batches of the same round."""
@@ -217,7 +253,8 @@ def run_lockstep(builds: list[Build], files: list[str], select: Optional[str], t
     try:
         for p in range(procs):
             for i, b in enumerate(builds):
-                workers.append(Worker(b, files, select, timer, tmp / f"w{len(builds) * p + i:02d}"))
+                workers.append(Worker(b, files, select, timer, tmp / f"w{len(builds) * p + i:02d}",
+                                      layout=f"{seed}-{p}-{i}"))
         return _drive(workers, builds, rounds, batch, budget)
     finally:
         for w in workers:
@@ -381,6 +418,8 @@ def main() -> None:
     ap.add_argument("--procs", type=int, default=3,
                     help="processes a build, each on a fresh copy of an unpacked build (default 3)")
     ap.add_argument("--threshold", type=float, default=0.97)
+    ap.add_argument("--seed", type=int, default=0,
+                    help="seeds each process's drawn memory layout (default 0; the run is otherwise the same)")
     ap.add_argument("--summary", type=Path, metavar="JSON",
                     help="print the table of a run kept with --json (plain or gzipped) instead of running one")
     ap.add_argument("--quick", action="store_true", help="3 rounds of 0.01 s batches (development, not acceptance)")
@@ -426,12 +465,13 @@ def main() -> None:
             print(f"skipped {f}: {SKIP[f]}", file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
         rates = run_lockstep(builds, files, args.select, args.timer, args.rounds, args.batch, args.procs,
-                             args.budget, Path(tmp))
+                             args.budget, Path(tmp), args.seed)
     names = [b.name for b in builds]
     if args.json:       # JSON lines: the run, then one line a benchmark (every build's rates)
         keys = sorted(k for k in rates[names[0]] if all(k in rates[n] for n in names))
         args.json.write_text("".join(json.dumps(x) + "\n" for x in [
-            {"command": " ".join(sys.argv), "procs": args.procs, "builds": names, "pairs": pairs},
+            {"command": " ".join(sys.argv), "procs": args.procs, "seed": args.seed, "builds": names,
+             "pairs": pairs},
             *({"key": k, "rates": {n: rates[n][k] for n in names}} for k in keys)]))
     report(names, pairs, args.procs, rates, args.threshold, args.per_round)
 

@@ -25,6 +25,11 @@ def work(x, y=0):
     return x + y
 
 def test_plain(benchmark):
+    import __main__
+    out = os.environ.get("TAB_TEST_LAYOUT_DIR")
+    if out:     # what this process drew for its layout (compare_builds.BOOT)
+        with open(os.path.join(out, str(os.getpid())), "w") as f:
+            f.write(f"{os.environ['TAB_BENCH_LAYOUT']}\\n{len(__main__._held)}\\n{len(__main__._held[0])}")
     benchmark.extra_info.update(units=1, key="plain")
     assert benchmark(work, 2, y=3) == 5
     assert os.sched_getaffinity(0) == CPUS      # the batches' pinning is undone
@@ -57,8 +62,12 @@ def _bench_dir(root: Path, text: str) -> Path:
     return d
 
 
-def test_every_build_runs_every_benchmark_in_rounds(cb: ModuleType, tmp_path: Path) -> None:
+def test_every_build_runs_every_benchmark_in_rounds(cb: ModuleType, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     import tabuleiro
+    drawn = tmp_path / "layouts"
+    drawn.mkdir()
+    monkeypatch.setenv("TAB_TEST_LAYOUT_DIR", str(drawn))
     d = _bench_dir(tmp_path / "a", BENCH)
     # "two" is an unpacked build: each of its processes runs from a copy of
     # it made for that process (the worker asserts that tabuleiro._core comes
@@ -83,6 +92,13 @@ def test_every_build_runs_every_benchmark_in_rounds(cb: ModuleType, tmp_path: Pa
         # units per second: the same calls, counted 4 units each in pedantic
         ratio = sorted(rates[name]["pedantic"])[4] / sorted(rates[name]["plain"])[4]
         assert 1.5 < ratio < 12, ratio
+    # every process drew its own memory layout, from its own seed: the
+    # environment's size (the stack) and the blocks held ahead of the rest
+    layouts = [f.read_text().split("\n") for f in drawn.iterdir()]
+    assert len(layouts) == 2 * 2
+    assert sorted(v.split(":")[0] for v, _, _ in layouts) == ["0-0-0", "0-0-1", "0-1-0", "0-1-1"]
+    assert all(v == cb.layout_value(v.split(":")[0]) for v, _, _ in layouts)
+    assert len({len(v) for v, _, _ in layouts}) > 1 and len({(n, b) for _, n, b in layouts}) == 4
 
 
 BROKEN = {
