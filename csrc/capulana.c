@@ -721,18 +721,19 @@ static int mask_to_ids(uint64_t m, uint8_t *out) {
 }
 
 void cp_determinize_legacy(const cp_rules *r, const cp_state *s, int player, uint64_t seed, cp_state *out) {
-    cp_state t = *s;
+    if (out != s) *out = *s;     /* drawn in place: no copy on the stack, no second copy out */
+    cp_state *t = out;
     uint64_t g = seed;
-    int n = t.players;
+    int n = t->players;
     uint64_t pool = 0, unknown_places = 0;
     for (int q = 0; q < n; ++q) {
         if (q == player) continue;
-        undo_weaving(r, &t, q);                           /* R7: nothing woven is seen yet */
-        uint64_t u = t.hold[q] & ~t.known;
+        undo_weaving(r, t, q);                           /* R7: nothing woven is seen yet */
+        uint64_t u = t->hold[q] & ~t->known;
         pool |= u;
         unknown_places += (uint64_t)pop64(u);
     }
-    for (int i = t.deck_top; i < t.deck_n; ++i) pool |= BIT(t.deck[i]);
+    for (int i = t->deck_top; i < t->deck_n; ++i) pool |= BIT(t->deck[i]);
     uint8_t blk[CP_NFABRIC], oth[CP_NFABRIC];
     int nb = mask_to_ids(pool & r->black_mask, blk);
     int no = mask_to_ids(pool & ~r->black_mask, oth);
@@ -751,15 +752,15 @@ void cp_determinize_legacy(const cp_rules *r, const cp_state *s, int player, uin
     }
     int next = 0;
     uint64_t others = 0;
-    for (int q = 0; q < n; ++q) if (q != player) others |= t.hold[q];
-    uint64_t n_offered = t.offered & ~others, n_second = t.second & ~others;
+    for (int q = 0; q < n; ++q) if (q != player) others |= t->hold[q];
+    uint64_t n_offered = t->offered & ~others, n_second = t->second & ~others;
     for (int q = 0; q < n; ++q) {
         if (q == player) continue;
-        uint64_t first = t.hold[q] & t.offered & ~t.second, second = t.hold[q] & t.second;
+        uint64_t first = t->hold[q] & t->offered & ~t->second, second = t->hold[q] & t->second;
         int nf = pop64(first), ns = pop64(second);
         uint8_t cards[CP_NFABRIC];
-        int nc = mask_to_ids(t.hold[q] & t.known, cards);
-        int nu = pop64(t.hold[q] & ~t.known);
+        int nc = mask_to_ids(t->hold[q] & t->known, cards);
+        int nu = pop64(t->hold[q] & ~t->known);
         for (int i = 0; i < nu; ++i) cards[nc++] = all[next++];
         rng_shuffle_u8(&g, cards, nc);                     /* R6: known cards anywhere in hand or offers */
         uint64_t hold = 0, f = 0, sc = 0;
@@ -770,17 +771,16 @@ void cp_determinize_legacy(const cp_rules *r, const cp_state *s, int player, uin
         }
         n_offered |= f | sc;
         n_second |= sc;
-        t.hold[q] = hold;
+        t->hold[q] = hold;
     }
-    t.offered = n_offered;
-    t.second = n_second;
+    t->offered = n_offered;
+    t->second = n_second;
     int rest = na - next;
     rng_shuffle_u8(&g, all + next, rest);
-    for (int i = 0; i < rest; ++i) t.deck[i] = all[next + i];
-    t.deck_top = 0;
-    t.deck_n = (uint8_t)rest;
-    t.rng = rng_draw(&g);          /* no later event draws from it; any value will do */
-    *out = t;
+    for (int i = 0; i < rest; ++i) t->deck[i] = all[next + i];
+    t->deck_top = 0;
+    t->deck_n = (uint8_t)rest;
+    t->rng = rng_draw(&g);          /* no later event draws from it; any value will do */
 }
 
 /* ---- determinize: others' hidden weaving of the current step (issue 13) ---------------------
@@ -1029,19 +1029,22 @@ void cp_determinize(const cp_rules *r, const cp_state *s, int player, uint64_t s
     }
     if (!nact) { cp_determinize_legacy(r, s, player, seed, out); return; }
 
-    cp_state t0 = *s;
+    /* the world is drawn in place, in out: the step as it began, then, once a
+     * draw is accepted, its hands, weaving and deck (no copy on the stack) */
+    cp_state tmp, *t0 = out == s ? &tmp : out;
+    *t0 = *s;
     uint64_t g = seed;
     uint64_t unseen = 0;
     int u[CP_MAX_PLAYERS] = {0}, sumu = 0;
     for (int q = 0; q < n; ++q) {
         if (q == player) continue;
-        undo_weaving(r, &t0, q);                          /* the step as it began: what the viewer sees */
-        uint64_t uq = t0.hold[q] & ~t0.known;
+        undo_weaving(r, t0, q);                          /* the step as it began: what the viewer sees */
+        uint64_t uq = t0->hold[q] & ~t0->known;
         unseen |= uq;
         u[q] = pop64(uq);
         sumu += u[q];
     }
-    for (int i = t0.deck_top; i < t0.deck_n; ++i) unseen |= BIT(t0.deck[i]);
+    for (int i = t0->deck_top; i < t0->deck_n; ++i) unseen |= BIT(t0->deck[i]);
     uint64_t pool = unseen & r->black_mask;                /* unknown cards in hand were dealt black */
     if (pop64(pool) < sumu) pool = unseen;                 /* only in hand-made states */
     int m = pop64(pool);
@@ -1053,13 +1056,13 @@ void cp_determinize(const cp_rules *r, const cp_state *s, int player, uint64_t s
         int q = P->q;
         P->in_turn = !(s->weave_done >> q & 1);
         P->u = u[q];
-        P->K = t0.hold[q] & t0.known;
-        P->v0 = t0.v[q];
+        P->K = t0->hold[q] & t0->known;
+        P->v0 = t0->v[q];
         allK |= P->K;
         int turns_after = CP_ROUNDS - s->round + P->in_turn; /* as cp_check counts them */
         int wm = P->in_turn ? 1 : 2;
-        while (wm > 0 && (t0.rlen[q] + wm + 2 * turns_after > CP_MAX_ROW
-                          || t0.nstrips[q] + 4 * wm + 8 * turns_after > CP_MAX_STRIPS)) --wm;
+        while (wm > 0 && (t0->rlen[q] + wm + 2 * turns_after > CP_MAX_ROW
+                          || t0->nstrips[q] + 4 * wm + 8 * turns_after > CP_MAX_STRIPS)) --wm;
         P->wmax = wm;
         dz_tables(r, P, P->K | pool);
     }
@@ -1122,7 +1125,6 @@ void cp_determinize(const cp_rules *r, const cp_state *s, int player, uint64_t s
     }
 
     for (int tries = 0;; ++tries) {
-        cp_state t = t0;
         double x = dz_unit(&g) * wsum;
         int k = 0;
         while (k < ncomb - 1 && (x >= wcomb[k] || wcomb[k] == 0)) { x -= wcomb[k]; ++k; }
@@ -1178,7 +1180,7 @@ void cp_determinize(const cp_rules *r, const cp_state *s, int player, uint64_t s
         uint64_t hand[CP_MAX_PLAYERS] = {0};
         for (int q = 0; q < n; ++q) {
             if (q == player) continue;
-            uint64_t H = t0.hold[q] & t0.known;
+            uint64_t H = t0->hold[q] & t0->known;
             int need = u[q];
             for (int i = 0; i < nact; ++i) if (act[i].q == q) { H |= D[i]; need -= pop64(D[i]); }
             for (int j = 0; j < need; ++j) H |= BIT(rest[next++]);
@@ -1196,27 +1198,28 @@ void cp_determinize(const cp_rules *r, const cp_state *s, int player, uint64_t s
         }
         if (!ok) continue;
         /* the world */
-        for (int q = 0; q < n; ++q) if (q != player) t.hold[q] = hand[q];
+        cp_state *t = t0;           /* nothing reads the step as it began from here */
+        for (int q = 0; q < n; ++q) if (q != player) t->hold[q] = hand[q];
         for (int i = 0; i < nact; ++i) {
             int q = act[i].q;
             for (int j = 0; j < w[i]; ++j) {
-                t.hold[q] &= ~BIT(cards[i][j]);
-                t.rcard[q][t.rlen[q]++] = (uint8_t)cards[i][j];
-                cp_set_place(&t, cards[i][j], codes[i][j]);
+                t->hold[q] &= ~BIT(cards[i][j]);
+                t->rcard[q][t->rlen[q]++] = (uint8_t)cards[i][j];
+                cp_set_place(t, cards[i][j], codes[i][j]);
             }
-            t.woven[q] = (uint8_t)w[i];
-            cp_replay_row(r, &t, q);
+            t->woven[q] = (uint8_t)w[i];
+            cp_replay_row(r, t, q);
         }
         uint8_t deck[CP_NFABRIC];
         int nd = 0;
         for (int j = next; j < nr; ++j) deck[nd++] = rest[j];
         nd += mask_to_ids(unseen & ~pool, deck + nd);
         rng_shuffle_u8(&g, deck, nd);
-        memcpy(t.deck, deck, (size_t)nd);
-        t.deck_top = 0;
-        t.deck_n = (uint8_t)nd;
-        t.rng = rng_draw(&g);
-        *out = t;
+        memcpy(t->deck, deck, (size_t)nd);
+        t->deck_top = 0;
+        t->deck_n = (uint8_t)nd;
+        t->rng = rng_draw(&g);
+        if (t != out) *out = *t;
         return;
     }
 }

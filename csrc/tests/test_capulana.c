@@ -361,7 +361,15 @@ static int check_determinize(const sr_game *g, const void *s, uint64_t *rng, int
     int np = ((const cp_state *)s)->players;
     for (int p = 0; p < np; ++p) {
         sr_state_buf d, t;
-        g->determinize(g->rules, s, p, rng_draw(rng), d.b);
+        uint64_t seed = rng_draw(rng);
+        g->determinize(g->rules, s, p, seed, d.b);
+        /* in place (out == state) the same world: it is drawn into out */
+        int64_t e1[SR_MAX_ENCODED], e2[SR_MAX_ENCODED];
+        memcpy(t.b, s, g->info.state_size);
+        g->determinize(g->rules, t.b, p, seed, t.b);
+        int k1 = g->encode(g->rules, d.b, e1, SR_MAX_ENCODED), k2 = g->encode(g->rules, t.b, e2, SR_MAX_ENCODED);
+        CHECK(k1 > 0 && k1 == k2 && !memcmp(e1, e2, sizeof e1[0] * (size_t)k1),
+              "%s: determinize in place drew another world for %d", what, p);
         CHECK(g->infostate_key(g->rules, d.b, p) == g->infostate_key(g->rules, s, p), "%s: determinize changed the view of %d", what, p);
         if (roundtrip(g, d.b, t.b, NULL, 0, 0, what)) return 1;
         int buf[SR_MAX_LEGAL];
