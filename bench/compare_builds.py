@@ -24,11 +24,13 @@ of a build at 0.55-1.85 of the original in one run. So:
 - ``--procs`` processes a build (default 3) draw that luck, and the heap's
   layout, several times, and a block of a drawn size is held during each
   batch so that the blocks the calls allocate fall elsewhere each round;
-- each process draws its own memory layout at start (``--seed``): the
-  environment's size, which moves the stack, and blocks held for life ahead
-  of everything it allocates, which move the heap. Otherwise a build's
-  layout is one fixed draw shared by its processes, and an object made at a
-  test's set-up keeps that build's luck through the whole run.
+- each process draws its own heap layout at start (``--seed``): blocks of
+  drawn sizes held for life, ahead of everything it allocates. Address-space
+  randomisation moves the stack and the heap's start by whole pages from one
+  process to the next, but not where the heap's blocks fall within a page,
+  so without this a build's heap layout is one fixed draw shared by its
+  processes, and an object made at a test's set-up keeps that build's luck
+  through the whole run.
 
 The abi3 acceptance (issue 27): the abi3 build of this tree against its
 version-specific build, and that version-specific build against the one of
@@ -115,10 +117,10 @@ BUILD_FREE = ("_reference_",)
 #: installed tabuleiro, its benchmarks run by _lockstep.py when the coordinator says
 BOOT = """
 import os, random, sys, time
-# this process's own draw of the heap's layout (Worker: the stack's is the
-# environment's size): a block and some small objects of drawn sizes, held
-# for life, ahead of everything the process allocates
-_layout = random.Random(os.environ["TAB_BENCH_LAYOUT"].split(":")[0])
+# this process's own draw of the heap's layout (Worker): a block and some
+# small objects of drawn sizes, held for life, ahead of everything the
+# process allocates
+_layout = random.Random(os.environ["TAB_BENCH_LAYOUT"] + ":heap")
 _held = [bytearray(_layout.randrange(0, 1 << 16))] + [bytes(_layout.randrange(1, 513))
                                                      for _ in range(_layout.randrange(0, 512))]
 if {target!r}:
@@ -147,18 +149,6 @@ def all_files(bench: Path) -> list[str]:
     return sorted(p.name for p in bench.glob("bench_*.py") if p.name not in SKIP)
 
 
-def layout_value(layout: str) -> str:
-    """TAB_BENCH_LAYOUT for a process: its seed (BOOT draws the heap's blocks
-    from it), then a drawn 0-8,191 dots (the environment's size moves the
-    stack's start).
-
-    >>> v = layout_value("0-1-2")
-    >>> v.startswith("0-1-2:"), set(v[6:]) <= {"."}, v == layout_value("0-1-2")
-    (True, True, True)
-    """
-    return f"{layout}:" + "." * random.Random(layout).randrange(0, 8192)
-
-
 class Worker:
     """One build's pytest process, driven over two pipes (bench/_lockstep.py)."""
 
@@ -180,17 +170,17 @@ class Worker:
         code = BOOT.format(target=str(b.target or ""), here=str(HERE), rfd=to_w, wfd=from_w, args=args,
                            timer={"wall": "perf_counter", "cpu": "process_time"}[timer])
         self.log = log.with_suffix(".log")
-        # The process's layout, drawn for it (seeded by `layout`): equal
-        # paths made the builds' layouts equal but fixed, one per build, so
-        # that an object placed at set-up (a test's state, a game's tables)
-        # kept one build's luck through every round of every process (issue
-        # 27's run G: abi3's three processes all 4-6% slow on one benchmark,
-        # the control's not, and 0.98-1.00 in a run of that file alone).
-        # Drawn per process, that luck is averaged over the processes and
-        # the builds draw from one distribution. The stack's start moves
-        # with the environment's size (Mytkowicz et al. 2009: the
-        # randomised set-up they recommend), the heap's with BOOT's blocks.
-        env = {**os.environ, "TAB_BENCH_LAYOUT": layout_value(layout)}
+        # The process's heap layout, drawn by BOOT from `layout`: address-space
+        # randomisation moves whole pages, so where the heap's blocks fall
+        # within a page was one fixed draw per build, and an object placed
+        # at set-up (a test's state, a game's tables) kept one build's luck
+        # through every round of every process (issue 27's run G: abi3's
+        # three processes all 4-6% slow on three benchmarks, the control's
+        # not, and 0.98-1.00 in a run of that file alone). Drawn per
+        # process, that luck is spread over the processes and every build
+        # draws from one distribution: the randomised set-up of Mytkowicz et
+        # al. (2009).
+        env = {**os.environ, "TAB_BENCH_LAYOUT": layout}
         with open(log.with_suffix(".log"), "w") as out:
             self.proc = subprocess.Popen([b.python, "-c", code], cwd=b.bench.parent, stdout=out, env=env,
                                          stderr=subprocess.STDOUT, pass_fds=(to_w, from_w))
@@ -418,8 +408,8 @@ def main() -> None:
     ap.add_argument("--procs", type=int, default=3,
                     help="processes a build, each on a fresh copy of an unpacked build (default 3)")
     ap.add_argument("--threshold", type=float, default=0.97)
-    ap.add_argument("--seed", type=int, default=0,
-                    help="seeds each process's drawn memory layout (default 0; the run is otherwise the same)")
+    ap.add_argument("--seed", type=int,
+                    help="seeds each process's drawn heap layout (default: a new seed, printed and kept in --json)")
     ap.add_argument("--summary", type=Path, metavar="JSON",
                     help="print the table of a run kept with --json (plain or gzipped) instead of running one")
     ap.add_argument("--quick", action="store_true", help="3 rounds of 0.01 s batches (development, not acceptance)")
@@ -439,6 +429,9 @@ def main() -> None:
                args.per_round)
         return
     files = args.files or all_files(HERE)
+    if args.seed is None:       # a new draw each run: one run's luck is not the next one's
+        args.seed = random.SystemRandom().randrange(1 << 31)
+    print(f"layout seed {args.seed} (--seed {args.seed} draws the same layouts)", file=sys.stderr)
     if args.quick:
         args.rounds, args.batch = 3, 0.01
     if args.rounds < 1 or not 1 <= args.procs <= 16 or not (0 < args.batch <= 60):

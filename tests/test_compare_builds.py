@@ -92,13 +92,11 @@ def test_every_build_runs_every_benchmark_in_rounds(cb: ModuleType, tmp_path: Pa
         # units per second: the same calls, counted 4 units each in pedantic
         ratio = sorted(rates[name]["pedantic"])[4] / sorted(rates[name]["plain"])[4]
         assert 1.5 < ratio < 12, ratio
-    # every process drew its own memory layout, from its own seed: the
-    # environment's size (the stack) and the blocks held ahead of the rest
+    # every process drew its own heap layout, from its own seed: the blocks
+    # held ahead of the rest
     layouts = [f.read_text().split("\n") for f in drawn.iterdir()]
-    assert len(layouts) == 2 * 2
-    assert sorted(v.split(":")[0] for v, _, _ in layouts) == ["0-0-0", "0-0-1", "0-1-0", "0-1-1"]
-    assert all(v == cb.layout_value(v.split(":")[0]) for v, _, _ in layouts)
-    assert len({len(v) for v, _, _ in layouts}) > 1 and len({(n, b) for _, n, b in layouts}) == 4
+    assert sorted(v for v, _, _ in layouts) == ["0-0-0", "0-0-1", "0-1-0", "0-1-1"]
+    assert len({(n, b) for _, n, b in layouts}) == 4
 
 
 BROKEN = {
