@@ -18,17 +18,6 @@ static inline int popcount32(uint32_t x) {   /* SWAR: no libgcc call without -mp
     return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
 }
 
-/* Write a message (if there is room for one) and return code. */
-static int fail(int code, char *msg, size_t n, const char *fmt, ...) {
-    if (msg && n) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, n, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
-
 /* ---- rules: capivarias_cards.csv ------------------------------------------ */
 
 static const char *const KIND_NAMES[] = {"herd", "capiolin", "capionca:push", "capionca:switch-one",
@@ -44,10 +33,10 @@ static int index_of(const char *s, const char *const *names, int n) {
 }
 
 int cv_load_rules(void *rules, const char *const *texts, char *msg, size_t n) {
-#define BAD(...) do { memset(rules, 0, sizeof(cv_rules)); return fail(SR_E_STATE, msg, n, __VA_ARGS__); } while (0)
+#define BAD(...) do { memset(rules, 0, sizeof(cv_rules)); return sr_fail(SR_E_STATE, msg, n, __VA_ARGS__); } while (0)
 #define REFUSED() do { memset(rules, 0, sizeof(cv_rules)); return SR_E_STATE; } while (0)   /* the reader wrote msg */
 #define ROW_BAD(...) do { csv_fail(&rd, row.line, CSV_E_VALUE, __VA_ARGS__); REFUSED(); } while (0)
-    if (!rules) return fail(SR_E_STATE, msg, n, "no room for the rules");
+    if (!rules) return sr_fail(SR_E_STATE, msg, n, "no room for the rules");
     if (!texts || !texts[0]) BAD("capivarias_cards.csv: no text");
     cv_card_def defs[CV_MAX_CARDS];
     memset(defs, 0, sizeof defs);
@@ -204,13 +193,13 @@ static void g_observation(const void *rules, const void *state, int player, floa
 
 int cv_make_game(const void *rules, const int *params, sr_game *g, char *msg, size_t n) {
     const cv_rules *r = (const cv_rules *)rules;
-    if (!r || r->ncards < 1) return fail(SR_E_STATE, msg, n, "the Capivárias card table is not loaded");
+    if (!r || r->ncards < 1) return sr_fail(SR_E_STATE, msg, n, "the Capivárias card table is not loaded");
     int expansion = params ? params[CV_PARAM_EXPANSION] : 0, first = params ? params[CV_PARAM_FIRST_PLAYER] : 0;
-    if (expansion != 0 && expansion != 1) return fail(SR_E_PARAM, msg, n, "expansion must be 0 or 1, not %d", expansion);
-    if (first != 0 && first != 1) return fail(SR_E_PARAM, msg, n, "first_player must be 0 or 1, not %d", first);
+    if (expansion != 0 && expansion != 1) return sr_fail(SR_E_PARAM, msg, n, "expansion must be 0 or 1, not %d", expansion);
+    if (first != 0 && first != 1) return sr_fail(SR_E_PARAM, msg, n, "first_player must be 0 or 1, not %d", first);
     int in_play = popcount32(expansion ? r->all_mask : r->base_mask);
     if (in_play < 7)   /* 2.2: 3 river cards and 4 available */
-        return fail(SR_E_STATE, msg, n, "a Capivárias round needs at least 7 cards, the deck has %d", in_play);
+        return sr_fail(SR_E_STATE, msg, n, "a Capivárias round needs at least 7 cards, the deck has %d", in_play);
     memset(g, 0, sizeof *g);
     g->info.name = "capivarias";
     g->info.num_players = 2;
@@ -287,16 +276,6 @@ int cv_encode_state(const void *rules, const void *state, int64_t *out, int max)
 
 /* ---- decode ------------------------------------------------------------------- */
 
-/* A field's value for a message: small values as they are, others not at
- * all (a message must never show the seed, wherever a bad input put it). */
-typedef struct { char s[24]; } valstr;
-static valstr show(int64_t v) {
-    valstr out;
-    if (v >= -1000000 && v <= 1000000) snprintf(out.s, sizeof out.s, "%lld", (long long)v);
-    else snprintf(out.s, sizeof out.s, "a large number");
-    return out;
-}
-
 /* Where a card was found, for "in two places" (0 = not yet). */
 enum { AT_NONE = 0, AT_RIVER = 1, AT_CAPIONCA = 4, AT_SIDE = 7, AT_AVAILABLE = 13, AT_PILE, AT_DISCARD };
 
@@ -321,7 +300,7 @@ typedef struct {
 /* The next field into *v; 0, or -1 with a message when the input ends. */
 static int next(reader *rd, int64_t *v) {
     if (rd->pos >= rd->n) {
-        fail(SR_E_STATE, rd->msg, rd->len, "the encoding ends early (after %d fields)", rd->n < 0 ? 0 : rd->n);
+        sr_fail(SR_E_STATE, rd->msg, rd->len, "the encoding ends early (after %d fields)", rd->n < 0 ? 0 : rd->n);
         return -1;
     }
     *v = rd->in[rd->pos++];
@@ -336,16 +315,16 @@ static int field_error(reader *rd, int what, int at, int64_t v, int prev) {
     where_name(at, w, sizeof w);
     switch (what) {
     case E_COUNT:
-        return fail(-1, rd->msg, rd->len, "%s count must be an integer in [0, %d], not %s", w, CV_MAX_CARDS, show(v).s);
+        return sr_fail(-1, rd->msg, rd->len, "%s count must be an integer in [0, %d], not %s", w, CV_MAX_CARDS, sr_show_value(v).s);
     case E_UNKNOWN:
-        return fail(-1, rd->msg, rd->len, "%s: unknown card id %s", w, show(v).s);
+        return sr_fail(-1, rd->msg, rd->len, "%s: unknown card id %s", w, sr_show_value(v).s);
     case E_EXPANSION:
-        return fail(-1, rd->msg, rd->len, "%s: %s is an expansion card but expansion is false", w, r->card[v].name);
+        return sr_fail(-1, rd->msg, rd->len, "%s: %s is an expansion card but expansion is false", w, r->card[v].name);
     case E_TWICE:
-        return fail(-1, rd->msg, rd->len, "card %s is in two places (%s and %s)", r->card[v].name,
+        return sr_fail(-1, rd->msg, rd->len, "card %s is in two places (%s and %s)", r->card[v].name,
                     where_name(rd->at[v], w2, sizeof w2), w);
     default:
-        return fail(-1, rd->msg, rd->len, "%s: cards must be listed in card order (%s after %s)", w, r->card[v].name,
+        return sr_fail(-1, rd->msg, rd->len, "%s: cards must be listed in card order (%s after %s)", w, r->card[v].name,
                     r->card[prev].name);
     }
 }
@@ -396,13 +375,13 @@ static int missing_error(const cv_rules *r, uint32_t missing, char *msg, size_t 
             if (w < 0) break;
             used += (size_t)w;
         }
-    return fail(SR_E_STATE, msg, n, "cards missing from the state: %s", list);
+    return sr_fail(SR_E_STATE, msg, n, "cards missing from the state: %s", list);
 }
 
 /* cv_check, whatever the message buffer. */
 static int last_guard(const cv_rules *r, const cv_state *s, char *msg, size_t n, int loose) {
     char why[SR_MSG_LEN];
-    if ((loose ? cv_check_loose : cv_check)(r, s, why, sizeof why) != 0) return fail(SR_E_STATE, msg, n, "%s", why);
+    if ((loose ? cv_check_loose : cv_check)(r, s, why, sizeof why) != 0) return sr_fail(SR_E_STATE, msg, n, "%s", why);
     return SR_OK;
 }
 
@@ -412,7 +391,7 @@ static int is_capionca(int kind) {
 
 static int decode_state(const void *rules, const int64_t *in, int n, void *state, char *msg, size_t msg_len,
                         int loose) {
-#define BAD(...) return fail(SR_E_STATE, msg, msg_len, __VA_ARGS__)
+#define BAD(...) return sr_fail(SR_E_STATE, msg, msg_len, __VA_ARGS__)
 #define NEXT(v) do { if (next(&rd, &(v)) < 0) return SR_E_STATE; } while (0)
     const cv_rules *r = (const cv_rules *)rules;
     if (!r || r->ncards < 1) BAD("the Capivárias card table is not loaded");
@@ -435,14 +414,14 @@ static int decode_state(const void *rules, const int64_t *in, int n, void *state
     NEXT(last_taker);
     NEXT(winner);
     NEXT(seed);
-    if (expansion != 0 && expansion != 1) BAD("expansion must be true or false, not %s", show(expansion).s);
-    if (rnd < 1 || rnd > CV_MAX_ROUNDS) BAD("round must be an integer in [1, %d], not %s", CV_MAX_ROUNDS, show(rnd).s);
+    if (expansion != 0 && expansion != 1) BAD("expansion must be true or false, not %s", sr_show_value(expansion).s);
+    if (rnd < 1 || rnd > CV_MAX_ROUNDS) BAD("round must be an integer in [1, %d], not %s", CV_MAX_ROUNDS, sr_show_value(rnd).s);
     for (int k = 0; k < 2; ++k)
         if (wins[k] < 0 || wins[k] > CV_MAX_ROUNDS)
-            BAD("round_wins[%d] must be an integer in [0, %d], not %s", k, CV_MAX_ROUNDS, show(wins[k]).s);
-    if (to_move < -1 || to_move > 1) BAD("to_move must be an integer in [0, 1] or null, not %s", show(to_move).s);
-    if (last_taker < -1 || last_taker > 1) BAD("last_taker must be an integer in [0, 1] or null, not %s", show(last_taker).s);
-    if (winner < -1 || winner > 1) BAD("winner must be an integer in [0, 1] or null, not %s", show(winner).s);
+            BAD("round_wins[%d] must be an integer in [0, %d], not %s", k, CV_MAX_ROUNDS, sr_show_value(wins[k]).s);
+    if (to_move < -1 || to_move > 1) BAD("to_move must be an integer in [0, 1] or null, not %s", sr_show_value(to_move).s);
+    if (last_taker < -1 || last_taker > 1) BAD("last_taker must be an integer in [0, 1] or null, not %s", sr_show_value(last_taker).s);
+    if (winner < -1 || winner > 1) BAD("winner must be an integer in [0, 1] or null, not %s", sr_show_value(winner).s);
     if (rnd == 1 && last_taker >= 0) BAD("last_taker must be null in round 1");
     if (rnd > 1 && last_taker < 0) BAD("last_taker must be set in round %d", (int)rnd);
     if (to_move >= 0 && winner >= 0) BAD("a winner is set but to_move is not null (the game is not over)");

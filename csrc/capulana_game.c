@@ -14,17 +14,6 @@ static const char *const OBJ_KEYS[CP_OBJ_NKEYS] = {
 };
 static const char *const PLACEMENTS[7] = { "+", ">1", ">2", ">3", "<1", "<2", "<3" };
 
-static int failf(char *msg, size_t n, const char *fmt, ...) TB_PRINTF_LIKE(3, 4);
-static int failf(char *msg, size_t n, const char *fmt, ...) {
-    if (msg && n) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, n, fmt, ap);
-        va_end(ap);
-    }
-    return SR_E_STATE;
-}
-
 /* A card or objective name: 1 to CP_NAME_LEN - 1 bytes, no space or control byte. */
 static int good_name(const char *s) {
     size_t len = strlen(s);
@@ -142,15 +131,15 @@ int cp_load_rules(void *rules, const char *const *texts, char *msg, size_t n) {
     cp_card_def cards[CP_NCARDS];
     cp_objective_def objs[CP_NOBJECTIVES];
     memset(r, 0, sizeof *r);
-    if (!texts || !texts[0] || !texts[1]) return failf(msg, n, "Capulana needs the texts of " FABRIC_CSV " and " OBJ_CSV);
+    if (!texts || !texts[0] || !texts[1]) return sr_fail(SR_E_STATE, msg, n, "Capulana needs the texts of " FABRIC_CSV " and " OBJ_CSV);
     if (load_cards(texts[0], cards, msg, n) || load_objectives(texts[1], objs, msg, n)) return SR_E_STATE;
     int black = 0;
     for (int c = 0; c < CP_NFABRIC; ++c) black += cards[c].black;
     if (black < CP_HAND_SIZE * CP_MAX_PLAYERS)
-        return failf(msg, n, FABRIC_CSV " has %d black cards: 5 hands of %d need %d", black, CP_HAND_SIZE, CP_HAND_SIZE * CP_MAX_PLAYERS);
+        return sr_fail(SR_E_STATE, msg, n, FABRIC_CSV " has %d black cards: 5 hands of %d need %d", black, CP_HAND_SIZE, CP_HAND_SIZE * CP_MAX_PLAYERS);
     if (cp_rules_init(r, cards, objs) != 0) {
         memset(r, 0, sizeof *r);
-        return failf(msg, n, "the Capulana tables are not usable by the engine");
+        return sr_fail(SR_E_STATE, msg, n, "the Capulana tables are not usable by the engine");
     }
     if (msg && n) msg[0] = 0;
     return SR_OK;

@@ -2,7 +2,26 @@
 #include "game.h"
 #include "portable.h"
 #include "rng.h"
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
+
+int sr_fail(int code, char *msg, size_t n, const char *fmt, ...) {
+    if (msg && n) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, n, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+sr_value_text sr_show_value(int64_t v) {
+    sr_value_text out;
+    if (v >= -1000000 && v <= 1000000) snprintf(out.s, sizeof out.s, "%lld", (long long)v);
+    else snprintf(out.s, sizeof out.s, "a large number");
+    return out;
+}
 
 int sr_apply_checked(const sr_game *g, void *state, int action) {
     if (action < 0 || action >= g->info.num_distinct_actions) return SR_E_RANGE;

@@ -194,6 +194,16 @@ typedef struct {
     const sr_json_codec *json;   /* its state dicts, views and notation as JSON (state_json.h) */
 } sr_game_def;
 
+/* Write a message into msg (printf format; nothing when msg is NULL or n is
+ * 0) and return code: how every game's loader and decoder fails with a reason. */
+int sr_fail(int code, char *msg, size_t n, const char *fmt, ...) TB_PRINTF_LIKE(4, 5);
+
+/* A field's value as message text: small values (within a million of 0) in
+ * digits, others as "a large number", so that a message never shows the
+ * seed, wherever a bad input put it. */
+typedef struct { char s[24]; } sr_value_text;
+sr_value_text sr_show_value(int64_t v);
+
 /* The registered games (csrc/registry.c). */
 int sr_game_count(void);
 const sr_game_def *sr_game_at(int i);

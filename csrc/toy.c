@@ -22,22 +22,11 @@ static int popcount8(unsigned x) {
 
 static int lowest(unsigned x) { return tb_ctz32(x); }
 
-/* Write a message (if there is room for one) and return code. */
-static int fail(int code, char *msg, size_t n, const char *fmt, ...) {
-    if (msg && n) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, n, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
-
 /* ---- rules ---------------------------------------------------------------- */
 
 int toy_load_rules(void *rules, const char *const *texts, char *msg, size_t n) {
     (void)texts;   /* num_data 0: the rules are these six numbers */
-    if (!rules) return fail(SR_E_STATE, msg, n, "no room for the rules");
+    if (!rules) return sr_fail(SR_E_STATE, msg, n, "no room for the rules");
     toy_rules *r = (toy_rules *)rules;
     memset(r, 0, sizeof *r);
     for (int c = 0; c < TOY_CARDS; ++c) r->value[c] = (int8_t)(c + 1);
@@ -207,8 +196,8 @@ static int g_action_to_string(const void *rules, int action, char *buf, size_t n
 int toy_make_game(const void *rules, const int *params, sr_game *g, char *msg, size_t n) {
     (void)params;
     const toy_rules *r = (const toy_rules *)rules;
-    if (!r || !r->loaded) return fail(SR_E_STATE, msg, n, "the Toy rules are not loaded");
-    if (!g) return fail(SR_E_PARAM, msg, n, "no game table to fill");
+    if (!r || !r->loaded) return sr_fail(SR_E_STATE, msg, n, "the Toy rules are not loaded");
+    if (!g) return sr_fail(SR_E_PARAM, msg, n, "no game table to fill");
     memset(g, 0, sizeof *g);
     g->info.name = "toy";
     g->info.num_players = 2;
@@ -267,16 +256,6 @@ int toy_encode_state(const void *rules, const void *state, int64_t *out, int max
     return k;
 }
 
-/* A field's value for a message: small values as they are, others not at
- * all (a message must never show the seed, wherever a bad input put it). */
-typedef struct { char s[24]; } valstr;
-static valstr show(int64_t v) {
-    valstr out;
-    if (v >= -1000000 && v <= 1000000) snprintf(out.s, sizeof out.s, "%lld", (long long)v);
-    else snprintf(out.s, sizeof out.s, "a large number");
-    return out;
-}
-
 enum { AT_NONE, AT_HAND0, AT_HAND1, AT_STOCK, AT_PILE0, AT_PILE1 };
 static const char *const AT_NAME[] = {"", "hands[0]", "hands[1]", "stock", "piles[0]", "piles[1]"};
 
@@ -292,7 +271,7 @@ typedef struct {
 /* The next field into *v; 0, or -1 with a message when the input ends. */
 static int next(reader *rd, int64_t *v) {
     if (rd->pos >= rd->n) {
-        fail(SR_E_STATE, rd->msg, rd->len, "the encoding ends early (after %d fields)", rd->n);
+        sr_fail(SR_E_STATE, rd->msg, rd->len, "the encoding ends early (after %d fields)", rd->n);
         return -1;
     }
     *v = rd->in[rd->pos++];
@@ -306,24 +285,24 @@ static int next_list(reader *rd, int at, int set, uint8_t *ids) {
     int64_t cnt, v;
     if (next(rd, &cnt) < 0) return -1;
     if (cnt < 0 || cnt > TOY_CARDS) {
-        fail(SR_E_STATE, rd->msg, rd->len, "%s count must be an integer in [0, %d], not %s", AT_NAME[at], TOY_CARDS,
-             show(cnt).s);
+        sr_fail(SR_E_STATE, rd->msg, rd->len, "%s count must be an integer in [0, %d], not %s", AT_NAME[at], TOY_CARDS,
+             sr_show_value(cnt).s);
         return -1;
     }
     int mask = 0, prev = -1;
     for (int j = 0; j < (int)cnt; ++j) {
         if (next(rd, &v) < 0) return -1;
         if (v < 0 || v >= TOY_CARDS) {
-            fail(SR_E_STATE, rd->msg, rd->len, "%s: unknown card id %s", AT_NAME[at], show(v).s);
+            sr_fail(SR_E_STATE, rd->msg, rd->len, "%s: unknown card id %s", AT_NAME[at], sr_show_value(v).s);
             return -1;
         }
         const int c = (int)v, num = rd->r->value[c];
         if (rd->at[c]) {
-            fail(SR_E_STATE, rd->msg, rd->len, "card %d is in two places (%s and %s)", num, AT_NAME[rd->at[c]], AT_NAME[at]);
+            sr_fail(SR_E_STATE, rd->msg, rd->len, "card %d is in two places (%s and %s)", num, AT_NAME[rd->at[c]], AT_NAME[at]);
             return -1;
         }
         if (set && c < prev) {
-            fail(SR_E_STATE, rd->msg, rd->len, "%s: cards must be listed in ascending order (%d after %d)", AT_NAME[at], num,
+            sr_fail(SR_E_STATE, rd->msg, rd->len, "%s: cards must be listed in ascending order (%d after %d)", AT_NAME[at], num,
                  rd->r->value[prev]);
             return -1;
         }
@@ -336,7 +315,7 @@ static int next_list(reader *rd, int at, int set, uint8_t *ids) {
 }
 
 int toy_decode_state(const void *rules, const int64_t *in, int n, void *state, char *msg, size_t msg_len) {
-#define BAD(...) return fail(SR_E_STATE, msg, msg_len, __VA_ARGS__)
+#define BAD(...) return sr_fail(SR_E_STATE, msg, msg_len, __VA_ARGS__)
     const toy_rules *r = (const toy_rules *)rules;
     if (!r || !r->loaded) BAD("the Toy rules are not loaded");
     if (!state) BAD("no state to decode into");
@@ -350,7 +329,7 @@ int toy_decode_state(const void *rules, const int64_t *in, int n, void *state, c
 
     int64_t to_move, seed;
     if (next(&rd, &to_move) < 0 || next(&rd, &seed) < 0) return SR_E_STATE;
-    if (to_move < -1 || to_move > 1) BAD("to_move must be an integer in [0, 1] or null, not %s", show(to_move).s);
+    if (to_move < -1 || to_move > 1) BAD("to_move must be an integer in [0, 1] or null, not %s", sr_show_value(to_move).s);
 
     toy_state s;
     memset(&s, 0, sizeof s);
