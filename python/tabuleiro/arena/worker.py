@@ -191,39 +191,27 @@ class _Worker:
         add_move, add_mover, add_us = moves.append, movers.append, us.append
         clock = time.perf_counter_ns
         push = st.push
-        iters: Optional[list[Optional[int]]] = None
-        if any(self.searches[a] for a in lineup):
-            iters = []
-            add_iters = iters.append
-            while True:
-                p = st.current_player
-                if p is None:
-                    break
-                t0 = clock()
-                a = acts[p](st)
-                t1 = clock()
-                push(a)
-                add_move(a)
-                add_mover(p)
-                add_us((t1 - t0) // 1000)
+        searching = any(self.searches[a] for a in lineup)
+        iters: list[Optional[int]] = []     # a search's iterations a move, kept where a seat searches
+        add_iters = iters.append
+        while True:
+            p = st.current_player
+            if p is None:
+                break
+            t0 = clock()
+            a = acts[p](st)
+            t1 = clock()
+            push(a)
+            add_move(a)
+            add_mover(p)
+            add_us((t1 - t0) // 1000)
+            if searching:
                 add_iters(box[0])
                 box[0] = None
-        else:               # the lean loop: this is what the overhead benchmark measures
-            while True:
-                p = st.current_player
-                if p is None:
-                    break
-                t0 = clock()
-                a = acts[p](st)
-                t1 = clock()
-                push(a)
-                add_move(a)
-                add_mover(p)
-                add_us((t1 - t0) // 1000)
         return {"v": RECORD_VERSION, "game": self.cfg.game, "params": self.cfg.params, "seed": self.cfg.seed,
                 "deal": deal, "deal_seed": ds, "seats": [self.labels[a] for a in lineup], "agents": self.labels,
                 "moves": moves, "movers": movers, "scores": st.scores(), "returns": st.returns(), "us": us,
-                "iters": iters}
+                "iters": iters if searching else None}
 
     def _play_engines(self, spec: GameSpec) -> dict[str, Any]:
         """A game with external engines at some seats: their clocks, their
