@@ -116,3 +116,23 @@ def test_the_tune_command_prints_the_tuned_values(tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr
     assert res.stdout.startswith("tuned after 2 steps (8 games): c=")
     assert parse_param("c=0.2..2@1").start == 1.0
+
+
+@pytest.mark.parametrize("against", [None, "random"])
+def test_tune_seats_both_sides_at_a_three_player_table(tmp_path: Path, against: object) -> None:
+    """With three players θ+ and θ- share each deal (+ - +, then - + -), or
+    each plays every seat against the opponent: every game is counted, and
+    a step's result, the win shares of θ+'s seats less θ-'s, lies in [-2, 2]."""
+    out = tmp_path / "t3.jsonl"
+    res = tune("capulana", "ismcts:iterations=20,c={c}", ["c=0.0..40.0"], games=12, seed=5, out=str(out),
+               against=against, game_params={"players": 3})
+    per_step = 2 if against is None else 6
+    assert res["steps"] == 12 // per_step and res["games"] == res["steps"] * per_step
+    lines = [json.loads(x) for x in out.read_text().splitlines()[1:]]
+    assert len(lines) == res["steps"]
+    assert all(-2.0 <= ln["result"] <= 2.0 for ln in lines)
+    if against is None:
+        # θ+ and θ- differ by some 8 in c here, so they play differently and some step is not
+        # level (two agents that played alike would score 0 at every step: the seatings are
+        # symmetric)
+        assert any(ln["result"] != 0.0 for ln in lines)

@@ -12,7 +12,12 @@ of ±1 (seeded by the step):
 * ``θ+ = θ + c_k Δ`` and ``θ- = θ - c_k Δ`` (clipped to the range) play
   paired games: against ``--against``, each plays the same deals in both
   seatings; without it, ``θ+`` plays ``θ-`` on a deal in both seatings;
-* the result ``r`` is ``θ+``'s points minus ``θ-``'s (a win 1, a draw ½), and
+  with more than two players (Capulana), ``θ+`` and ``θ-`` take alternate
+  seats and then the other ones, or, against ``--against``, each plays a
+  deal in every seat with ``--against`` in the rest;
+* the result ``r`` is ``θ+``'s points minus ``θ-``'s (a win 1, a draw ½;
+  with more than two players, the win shares of a side's seats, scaled to
+  the same [-2, 2] a deal), and
   ``θ ← θ + (a_k / c_k) · r · Δ``, clipped to the range.
 
 Defaults (the schedules of Spall's guidelines, as fishtest's): ``α = 0.602``,
@@ -260,12 +265,17 @@ def _check_template(template: str, params: Sequence[TuneParam], engines: Mapping
 
 class _GameObjective:
     """Plays one SPSA step's games: θ+ and θ- against ``against`` on the same
-    deals (both seatings), or θ+ against θ-."""
+    deals (both seatings), or θ+ against θ-.
+
+    With more than two players a deal is played by θ+ and θ- in alternate
+    seats and again with the seats swapped (three players: + - +, then
+    - + -), or, against ``against``, by each of θ+ and θ- in every seat with
+    ``against`` in the others. A side's points are its seats' win shares
+    (the game's returns), scaled so that a deal's result lies in [-2, 2]
+    as with two players."""
 
     def __init__(self, game: Game, template: str, against: Optional[str], engines: Mapping[str, Engine],
                  seed: int, pairs: int, tc: Any, margin: float, log_dir: Optional[str]) -> None:
-        if game.num_players != 2:
-            raise ValueError("tune plays two-player games (a paired result per step)")
         self.game, self.template, self.engines = game, template, engines
         self.against = None if against is None else dataclasses.replace(parse_agent(against, engines),
                                                                          label="against")
@@ -282,9 +292,28 @@ class _GameObjective:
         w = _Worker(cfg)
         try:
             pts = [0.0, 0.0]
+            n = self.game.num_players
+            if n > 2:
+                if self.against is None:
+                    lineups = [tuple(i % 2 for i in range(n)), tuple(1 - i % 2 for i in range(n))]
+                    scale = 1.0
+                else:
+                    lineups = [tuple(side if i == seat else 2 for i in range(n)) for side in (0, 1)
+                               for seat in range(n)]
+                    scale = 2.0 / n
             for j in range(self.pairs):
                 deal = (k - 1) * self.pairs + j
                 ds = deal_seed(self.seed, deal)
+                if n > 2:
+                    for lineup in lineups:
+                        rec = w.play((deal, ds, lineup))
+                        self.games += 1
+                        t = rec.get("termination", "normal")
+                        self.terms[t] = self.terms.get(t, 0) + 1
+                        for seat, who in enumerate(lineup):
+                            if who < 2:
+                                pts[who] += scale * rec["returns"][seat]
+                    continue
                 matchups = [(0, 2), (1, 2)] if self.against is not None else [(0, 1)]
                 for a, b in matchups:
                     for lineup in ((a, b), (b, a)):
@@ -398,7 +427,8 @@ def tune(game: Union[str, Game], agent: str, params: Sequence[Union[str, TunePar
     engines = dict(engines or {})
     if isinstance(pairs, bool) or not isinstance(pairs, int) or pairs < 1:
         raise ValueError(f"pairs must be a positive integer, not {pairs!r}")
-    per_step = pairs * (4 if against is not None else 2)
+    n = g.num_players
+    per_step = pairs * ((4 if n == 2 else 2 * n) if against is not None else 2)
     if isinstance(games, bool) or not isinstance(games, int) or games < per_step:
         raise ValueError(f"--games must be at least {per_step} (one step: {per_step} games), not {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK:
