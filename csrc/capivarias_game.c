@@ -2,7 +2,6 @@
  * table read from its CSV text, the instance table, the state codec. */
 #include "capivarias_game.h"
 #include "csv.h"
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 

@@ -2,7 +2,6 @@
  * the state codec in one file (the rules are described in toy.h). */
 #include "toy.h"
 #include "rng.h"
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
