@@ -136,3 +136,42 @@ def test_tune_seats_both_sides_at_a_three_player_table(tmp_path: Path, against: 
         # level (two agents that played alike would score 0 at every step: the seatings are
         # symmetric)
         assert any(ln["result"] != 0.0 for ln in lines)
+
+
+def test_a_step_seats_each_side_and_scores_its_win_shares(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One SPSA step at three players, its games played by a stand-in that
+    lets one side win wherever it sits: the exact seatings of a deal
+    (0 = θ+, 1 = θ-, 2 = the opponent), and a result of +2 when θ+ wins
+    every game it plays, -2 when θ- does, 0 when neither does."""
+    from tabuleiro import load_game
+    from tabuleiro.arena import tune as tune_module
+
+    seen: list[tuple[int, ...]] = []
+    winner = {"side": 0}
+
+    class Stand:
+        def __init__(self, cfg: object) -> None:
+            pass
+
+        def play(self, spec: tuple[int, int, tuple[int, ...]]) -> dict[str, object]:
+            lineup = spec[2]
+            seen.append(lineup)
+            side = winner["side"]
+            w = lineup.index(side) if side in lineup else lineup.index(2) if 2 in lineup else 0
+            return {"returns": [1.0 if seat == w else 0.0 for seat in range(len(lineup))]}
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(tune_module, "_Worker", Stand)
+    game = load_game("capulana", players=3)
+    cases = [(None, [(0, 1, 0), (1, 0, 1)]),
+             ("random", [(0, 2, 2), (2, 0, 2), (2, 2, 0), (1, 2, 2), (2, 1, 2), (2, 2, 1)])]
+    for against, lineups in cases:
+        objective = tune_module._GameObjective(game, "ismcts:iterations=2,c={c}", against, {}, seed=1, pairs=1,
+                                               tc=None, margin=0.1, log_dir=None)
+        for side, result in ((0, 2.0), (1, -2.0), (2, 0.0)):
+            seen.clear()
+            winner["side"] = side
+            assert objective({"c": 1.0}, {"c": 2.0}, 1) == pytest.approx(result), (against, side)
+            assert seen == lineups, against

@@ -263,6 +263,24 @@ def _check_template(template: str, params: Sequence[TuneParam], engines: Mapping
     _entry(template, {p.name: p.start for p in params}, engines, "check")      # a bad spec fails here
 
 
+def _lineups(players: int, against: bool) -> list[tuple[int, ...]]:
+    """The seatings of one deal of an SPSA step: 0 is θ+, 1 is θ-, 2 the
+    fixed opponent. θ+ against θ-: both seatings (more than two players:
+    alternate seats, then the others); against the opponent: each of θ+
+    and θ- in every seat, the opponent in the rest.
+
+    >>> _lineups(2, False), _lineups(2, True)
+    ([(0, 1), (1, 0)], [(0, 2), (2, 0), (1, 2), (2, 1)])
+    >>> _lineups(3, False)
+    [(0, 1, 0), (1, 0, 1)]
+    >>> _lineups(3, True)
+    [(0, 2, 2), (2, 0, 2), (2, 2, 0), (1, 2, 2), (2, 1, 2), (2, 2, 1)]
+    """
+    if not against:
+        return [tuple(i % 2 for i in range(players)), tuple(1 - i % 2 for i in range(players))]
+    return [tuple(side if i == seat else 2 for i in range(players)) for side in (0, 1) for seat in range(players)]
+
+
 class _GameObjective:
     """Plays one SPSA step's games: θ+ and θ- against ``against`` on the same
     deals (both seatings), or θ+ against θ-.
@@ -290,40 +308,23 @@ class _GameObjective:
         cfg = _Config(self.game.name, self.game.params, tuple(ents), self.seed, tc=self.tc, margin=self.margin,
                       log_dir=self.log_dir)
         w = _Worker(cfg)
+        n = self.game.num_players
+        lineups = _lineups(n, self.against is not None)
+        scale = 2.0 / n if self.against is not None else 1.0      # a deal's result in [-2, 2]
         try:
             pts = [0.0, 0.0]
-            n = self.game.num_players
-            if n > 2:
-                if self.against is None:
-                    lineups = [tuple(i % 2 for i in range(n)), tuple(1 - i % 2 for i in range(n))]
-                    scale = 1.0
-                else:
-                    lineups = [tuple(side if i == seat else 2 for i in range(n)) for side in (0, 1)
-                               for seat in range(n)]
-                    scale = 2.0 / n
             for j in range(self.pairs):
                 deal = (k - 1) * self.pairs + j
                 ds = deal_seed(self.seed, deal)
-                if n > 2:
-                    for lineup in lineups:
-                        rec = w.play((deal, ds, lineup))
-                        self.games += 1
-                        t = rec.get("termination", "normal")
-                        self.terms[t] = self.terms.get(t, 0) + 1
-                        for seat, who in enumerate(lineup):
-                            if who < 2:
-                                pts[who] += scale * rec["returns"][seat]
-                    continue
-                matchups = [(0, 2), (1, 2)] if self.against is not None else [(0, 1)]
-                for a, b in matchups:
-                    for lineup in ((a, b), (b, a)):
-                        rec = w.play((deal, ds, lineup))
-                        self.games += 1
-                        t = rec.get("termination", "normal")
-                        self.terms[t] = self.terms.get(t, 0) + 1
-                        for seat, who in enumerate(lineup):
-                            if who < 2:
-                                pts[who] += _pair_points(rec["returns"][seat], rec["returns"][1 - seat])
+                for lineup in lineups:
+                    rec = w.play((deal, ds, lineup))
+                    self.games += 1
+                    t = rec.get("termination", "normal")
+                    self.terms[t] = self.terms.get(t, 0) + 1
+                    ret = rec["returns"]
+                    for seat, who in enumerate(lineup):
+                        if who < 2:
+                            pts[who] += _pair_points(ret[seat], ret[1 - seat]) if n == 2 else scale * ret[seat]
             return pts[0] - pts[1]
         finally:
             w.close()
@@ -427,8 +428,7 @@ def tune(game: Union[str, Game], agent: str, params: Sequence[Union[str, TunePar
     engines = dict(engines or {})
     if isinstance(pairs, bool) or not isinstance(pairs, int) or pairs < 1:
         raise ValueError(f"pairs must be a positive integer, not {pairs!r}")
-    n = g.num_players
-    per_step = pairs * ((4 if n == 2 else 2 * n) if against is not None else 2)
+    per_step = pairs * len(_lineups(g.num_players, against is not None))
     if isinstance(games, bool) or not isinstance(games, int) or games < per_step:
         raise ValueError(f"--games must be at least {per_step} (one step: {per_step} games), not {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK:
@@ -523,7 +523,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     tp.add_argument("--param", action="append", required=True, metavar="NAME=LO..HI[@START]")
     tp.add_argument("--against", default=None, metavar="SPEC", help="the fixed opponent (default: theta+ vs theta-)")
     tp.add_argument("--games", type=int, required=True, help="games to play in all")
-    tp.add_argument("--pairs", type=int, default=1, help="deal pairs per step (default 1)")
+    tp.add_argument("--pairs", type=int, default=1, help="deals per step (default 1), each in every seating: 2 games, or 4 against "
+                    "--against (2N with N players)")
     tp.add_argument("--seed", type=int, default=0)
     tp.add_argument("--out", default=None, metavar="FILE.jsonl", help="one line per step; a re-run resumes")
     tp.add_argument("--plot", default=None, metavar="FILE.png", help="each parameter's path")
