@@ -282,15 +282,11 @@ def _lineups(players: int, against: bool) -> list[tuple[int, ...]]:
 
 
 class _GameObjective:
-    """Plays one SPSA step's games: θ+ and θ- against ``against`` on the same
-    deals (both seatings), or θ+ against θ-.
-
-    With more than two players a deal is played by θ+ and θ- in alternate
-    seats and again with the seats swapped (three players: + - +, then
-    - + -), or, against ``against``, by each of θ+ and θ- in every seat with
-    ``against`` in the others. A side's points are its seats' win shares
+    """Plays one SPSA step's games, each deal in every seating of
+    :func:`_lineups`, and returns θ+'s points less θ-'s: with two players a
+    game's pair points (a win 1, a draw ½), with more its seats' win shares
     (the game's returns), scaled so that a deal's result lies in [-2, 2]
-    as with two players."""
+    as with two."""
 
     def __init__(self, game: Game, template: str, against: Optional[str], engines: Mapping[str, Engine],
                  seed: int, pairs: int, tc: Any, margin: float, log_dir: Optional[str]) -> None:
@@ -310,7 +306,7 @@ class _GameObjective:
         w = _Worker(cfg)
         n = self.game.num_players
         lineups = _lineups(n, self.against is not None)
-        scale = 2.0 / n if self.against is not None else 1.0      # a deal's result in [-2, 2]
+        scale = 2.0 / n if self.against is not None else 1.0      # more than two players: [-2, 2] a deal
         try:
             pts = [0.0, 0.0]
             for j in range(self.pairs):
@@ -523,8 +519,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     tp.add_argument("--param", action="append", required=True, metavar="NAME=LO..HI[@START]")
     tp.add_argument("--against", default=None, metavar="SPEC", help="the fixed opponent (default: theta+ vs theta-)")
     tp.add_argument("--games", type=int, required=True, help="games to play in all")
-    tp.add_argument("--pairs", type=int, default=1, help="deals per step (default 1), each in every seating: 2 games, or 4 against "
-                    "--against (2N with N players)")
+    tp.add_argument("--pairs", type=int, default=1,
+                    help="deals per step (default 1), each in every seating: 2 games, or 4 against --against "
+                         "(2N with N players)")
     tp.add_argument("--seed", type=int, default=0)
     tp.add_argument("--out", default=None, metavar="FILE.jsonl", help="one line per step; a re-run resumes")
     tp.add_argument("--plot", default=None, metavar="FILE.png", help="each parameter's path")
